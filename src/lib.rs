@@ -1,1 +1,61 @@
+//! Keep every file operation of an MCP server inside the roots the user
+//! consented to.
+//!
+//! An MCP client declares *roots* (`file://` URIs). This crate parses them
+//! and the client's inputs strictly, picks the root that contains an input
+//! by path components, and opens beneath that root's directory handle with
+//! `openat2(RESOLVE_BENEATH)`, so `..`, symlinks, encodings and races cannot
+//! lead outside.
+//!
+//! ```
+//! # fn main() -> Result<(), mcp_roots::Error> {
+//! use mcp_roots::{ErrorKind, RootSet};
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! std::fs::create_dir(dir.path().join("notes")).unwrap();
+//! std::os::unix::fs::symlink("/etc", dir.path().join("notes/etc")).unwrap();
+//! let root = format!("file://{}/notes", dir.path().display());
+//! let set = RootSet::from_uris([root.as_str()]);
+//!
+//! set.create_new(&format!("{root}/new.md"))?;
+//! let denied = set.open(&format!("{root}/etc/passwd")).unwrap_err();
+//! assert_eq!(denied.kind(), ErrorKind::OutsideRoots);
+//! assert_eq!(denied.reason(), "outside_roots");
+//! # Ok(()) }
+//! ```
+//!
+//! The policy (DESIGN.md "Semantics") in short: inputs are `file:` URIs or
+//! absolute paths; URIs are decoded once and their dot segments removed as
+//! text; raw paths are taken literally and resolved by the kernel; the
+//! outermost root whose path is a component prefix is chosen; symlinks are
+//! followed only while they stay beneath it; only regular files and
+//! directories are opened; every refusal is a typed [`Error`] with a stable
+//! [`reason`](ErrorKind::reason).
+//!
+//! # Platform behavior
+//!
+//! Linux is the primary platform (`openat2`, `/proc/self/fd`); other Unix
+//! systems use cap-std's resolution; Windows compiles but rejects every root.
 
+mod builder;
+mod error;
+mod input;
+mod lookup;
+mod ops;
+mod options;
+mod read_dir;
+mod root;
+mod root_set;
+mod scoped;
+mod sys;
+mod target;
+mod uri;
+
+pub use builder::RootSetBuilder;
+pub use error::{Error, ErrorKind, Operation};
+pub use options::{Create, OpenOptions};
+pub use read_dir::{DirEntry, FileType, ReadDir};
+pub use root::{Root, RootId};
+pub use root_set::{Rejected, RootSet};
+pub use scoped::ScopedPath;
+pub use target::Target;

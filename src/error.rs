@@ -1,0 +1,278 @@
+//! The one error type: a stable [`ErrorKind`] (with its `reason()` string),
+//! the input as given, the operation, and the underlying `source()`.
+
+use std::fmt;
+use std::io;
+
+/// Why an operation was refused or failed.
+///
+/// Each kind has one stable [`reason`](ErrorKind::reason) string that a
+/// server can put in a tool result; the table is closed: a new kind is a new
+/// reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A malformed URI (scheme, authority, escapes, an encoded `/`, `\` or
+    /// NUL, bad UTF-8, control characters), or a raw path containing NUL.
+    InvalidUri,
+    /// A relative path, `~`, empty input, or a drive path on Unix.
+    NotAbsolute,
+    /// No root contains the input, or the kernel reports that the path leads
+    /// outside its root.
+    OutsideRoots,
+    /// A client root outside the operator ceiling.
+    OutsideCeiling,
+    /// A root or a listed path is not a directory, or a path component is not
+    /// a directory during resolution.
+    NotADirectory,
+    /// A FIFO, socket, device, or a directory opened as a file.
+    NotARegularFile,
+    /// The target (or, for a create, its parent) does not exist.
+    NotFound,
+    /// `create_new` onto an existing name, including a dangling symlink.
+    AlreadyExists,
+    /// Too many levels of symbolic links, or a write open whose last
+    /// component is a symbolic link.
+    SymlinkLoop,
+    /// The selected root no longer names its pinned directory.
+    RootGone,
+    /// A tracked handle was revoked.
+    ScopeLost,
+    /// No root set installed yet, or the set is empty under deny-all.
+    NoRoots,
+    /// The operating system refused (mode bits).
+    PermissionDenied,
+    /// Any other I/O failure; see `source()`.
+    Io,
+}
+
+impl ErrorKind {
+    /// The stable machine-readable reason, e.g. `"outside_roots"`.
+    pub const fn reason(self) -> &'static str {
+        match self {
+            Self::InvalidUri => "invalid_uri",
+            Self::NotAbsolute => "not_absolute",
+            Self::OutsideRoots => "outside_roots",
+            Self::OutsideCeiling => "outside_ceiling",
+            Self::NotADirectory => "not_a_directory",
+            Self::NotARegularFile => "not_a_regular_file",
+            Self::NotFound => "not_found",
+            Self::AlreadyExists => "already_exists",
+            Self::SymlinkLoop => "symlink_loop",
+            Self::RootGone => "root_gone",
+            Self::ScopeLost => "scope_lost",
+            Self::NoRoots => "no_roots",
+            Self::PermissionDenied => "permission_denied",
+            Self::Io => "io",
+        }
+    }
+
+    /// Every kind, in table order (for documentation and tests).
+    pub const ALL: [ErrorKind; 14] = [
+        Self::InvalidUri,
+        Self::NotAbsolute,
+        Self::OutsideRoots,
+        Self::OutsideCeiling,
+        Self::NotADirectory,
+        Self::NotARegularFile,
+        Self::NotFound,
+        Self::AlreadyExists,
+        Self::SymlinkLoop,
+        Self::RootGone,
+        Self::ScopeLost,
+        Self::NoRoots,
+        Self::PermissionDenied,
+        Self::Io,
+    ];
+
+    /// Whether this kind is a security outcome (the boundary held), as
+    /// opposed to a caller mistake or a plain I/O condition.
+    pub const fn is_boundary(self) -> bool {
+        matches!(
+            self,
+            Self::OutsideRoots
+                | Self::OutsideCeiling
+                | Self::RootGone
+                | Self::ScopeLost
+                | Self::NoRoots
+        )
+    }
+
+    /// The `io::ErrorKind` this converts to: `PermissionDenied` for the
+    /// security reasons.
+    fn io_kind(self) -> io::ErrorKind {
+        match self {
+            Self::InvalidUri | Self::NotAbsolute => io::ErrorKind::InvalidInput,
+            Self::NotFound => io::ErrorKind::NotFound,
+            Self::AlreadyExists => io::ErrorKind::AlreadyExists,
+            Self::NotADirectory => io::ErrorKind::NotADirectory,
+            Self::Io => io::ErrorKind::Other,
+            _ => io::ErrorKind::PermissionDenied,
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Self::InvalidUri => "malformed input",
+            Self::NotAbsolute => "not an absolute path or file URI",
+            Self::OutsideRoots => "outside the roots",
+            Self::OutsideCeiling => "outside the operator ceiling",
+            Self::NotADirectory => "not a directory",
+            Self::NotARegularFile => "not a regular file",
+            Self::NotFound => "not found",
+            Self::AlreadyExists => "already exists",
+            Self::SymlinkLoop => "too many or refused symbolic links",
+            Self::RootGone => "root no longer names its directory",
+            Self::ScopeLost => "handle revoked: its file left the roots",
+            Self::NoRoots => "no roots available",
+            Self::PermissionDenied => "permission denied",
+            Self::Io => "i/o error",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.reason())
+    }
+}
+
+/// What was being done when an error happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Operation {
+    /// Parsing a root or an input.
+    Parse,
+    /// Building a root set.
+    AddRoot,
+    /// Opening a file.
+    Open,
+    /// Creating a file.
+    Create,
+    /// Listing a directory.
+    ReadDir,
+    /// Reading metadata.
+    Metadata,
+    /// Resolving to a [`ScopedPath`](crate::ScopedPath).
+    Resolve,
+    /// Reading or writing through a tracked handle.
+    Use,
+}
+
+impl Operation {
+    fn verb(self) -> &'static str {
+        match self {
+            Self::Parse => "parse",
+            Self::AddRoot => "add root",
+            Self::Open => "open",
+            Self::Create => "create",
+            Self::ReadDir => "list",
+            Self::Metadata => "stat",
+            Self::Resolve => "resolve",
+            Self::Use => "use",
+        }
+    }
+}
+
+/// A refusal or failure, with its stable reason, the input as given, the
+/// operation and the underlying error.
+#[derive(Debug)]
+pub struct Error {
+    kind: ErrorKind,
+    op: Operation,
+    input: Box<str>,
+    detail: Option<&'static str>,
+    source: Option<io::Error>,
+}
+
+impl Error {
+    pub(crate) fn new(kind: ErrorKind, op: Operation, input: &str) -> Self {
+        Self {
+            kind,
+            op,
+            input: input.into(),
+            detail: None,
+            source: None,
+        }
+    }
+
+    /// Builds an error from an I/O failure, classifying its reason.
+    pub(crate) fn from_os(source: io::Error, op: Operation, input: &str) -> Self {
+        Self {
+            kind: classify(&source),
+            source: Some(source),
+            ..Self::new(ErrorKind::Io, op, input)
+        }
+    }
+
+    pub(crate) fn with_detail(mut self, detail: &'static str) -> Self {
+        self.detail = Some(detail);
+        self
+    }
+
+    /// The reason's kind.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The stable reason string (`self.kind().reason()`).
+    pub fn reason(&self) -> &'static str {
+        self.kind.reason()
+    }
+
+    /// The operation that failed.
+    pub fn operation(&self) -> Operation {
+        self.op
+    }
+
+    /// The input exactly as the caller gave it.
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+
+    /// Gets our error back out of an `io::Error` made by `From<Error>`
+    /// (for example one returned by `Read` on a revoked handle).
+    pub fn from_io(err: &io::Error) -> Option<&Error> {
+        err.get_ref()?.downcast_ref::<Error>()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot {} {:?}: {}",
+            self.op.verb(),
+            self.input,
+            self.kind.describe()
+        )?;
+        if let Some(detail) = self.detail {
+            write!(f, " ({detail})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_ref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
+impl From<Error> for io::Error {
+    fn from(err: Error) -> Self {
+        io::Error::new(err.kind.io_kind(), err)
+    }
+}
+
+/// Maps an OS error to a reason. An escape reported by cap-std's fallback is
+/// a `PermissionDenied` without an OS error code.
+pub(crate) fn classify(err: &io::Error) -> ErrorKind {
+    match err.raw_os_error() {
+        Some(code) => crate::sys::classify_errno(code),
+        None if err.kind() == io::ErrorKind::PermissionDenied => ErrorKind::OutsideRoots,
+        None => ErrorKind::Io,
+    }
+}

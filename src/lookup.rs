@@ -1,0 +1,160 @@
+//! Finding the root for an absolute path by path components (DESIGN.md
+//! semantics 5): one hash lookup per depth at which some root sits, shortest
+//! first, so the outermost root wins and the cost grows with the input's
+//! depth, not with the number of roots. No allocation for a clean input.
+
+use std::collections::HashMap;
+
+/// Root paths (as given and resolved, cleaned) mapped to root indices.
+#[derive(Debug, Default)]
+pub(crate) struct PathIndex {
+    by_path: HashMap<Box<str>, usize>,
+    /// `depths[d]` is true when some key has `d` components.
+    depths: Vec<bool>,
+}
+
+impl PathIndex {
+    /// Adds `key` (a clean absolute path: single slashes, no `.`/`..`, no
+    /// trailing slash except for `/` itself) for root `index`. The first root
+    /// to claim a key keeps it.
+    pub(crate) fn insert(&mut self, key: &str, index: usize) {
+        debug_assert!(is_clean(key), "{key:?}");
+        let depth = components(key).count();
+        if self.depths.len() <= depth {
+            self.depths.resize(depth + 1, false);
+        }
+        self.depths[depth] = true;
+        self.by_path.entry(key.into()).or_insert(index);
+    }
+
+    /// The outermost root whose key is a component prefix of `path`, and the
+    /// rest of `path` after that prefix (starting with `/`, or empty).
+    ///
+    /// `.` components and repeated slashes in the prefix are skipped; a `..`
+    /// ends the search (a root is never matched through `..`).
+    pub(crate) fn locate<'p>(&self, path: &'p str) -> Option<(usize, &'p str)> {
+        if self.depths.first() == Some(&true)
+            && let Some(&index) = self.by_path.get("/")
+        {
+            return Some((index, path));
+        }
+        let max_depth = self.depths.len().checked_sub(1)?;
+        let mut depth = 0;
+        // The key is a slice of `path` while the prefix is clean, then an
+        // owned rebuild (only for inputs with `//` or `/./` before the root).
+        let mut clean_end = 0;
+        let mut rebuilt: Option<String> = None;
+        let mut pos = 0;
+        while depth < max_depth {
+            let start = pos + path[pos..].find(|c| c != '/')?;
+            let end = start + path[start..].find('/').unwrap_or(path.len() - start);
+            let component = &path[start..end];
+            pos = end;
+            match component {
+                "." => {
+                    rebuilt.get_or_insert_with(|| path[..clean_end].to_owned());
+                    continue;
+                }
+                ".." => return None,
+                _ => {}
+            }
+            depth += 1;
+            let key = match rebuilt.as_mut() {
+                None if start == clean_end + 1 => {
+                    clean_end = end;
+                    &path[..end]
+                }
+                _ => {
+                    let buf = rebuilt.get_or_insert_with(|| path[..clean_end].to_owned());
+                    buf.push('/');
+                    buf.push_str(component);
+                    buf.as_str()
+                }
+            };
+            if self.depths[depth]
+                && let Some(&index) = self.by_path.get(key)
+            {
+                return Some((index, &path[end..]));
+            }
+        }
+        None
+    }
+}
+
+fn components(path: &str) -> impl Iterator<Item = &str> {
+    path.split('/').filter(|c| !c.is_empty())
+}
+
+fn is_clean(key: &str) -> bool {
+    key == "/"
+        || (key.starts_with('/')
+            && key[1..]
+                .split('/')
+                .all(|c| !c.is_empty() && c != "." && c != ".."))
+}
+
+/// `path` with `.` and empty components removed and no trailing slash, or
+/// `None` when it has a `..` component (which only the disk can resolve).
+pub(crate) fn clean_key(path: &str) -> Option<String> {
+    let mut key = String::with_capacity(path.len());
+    for component in components(path) {
+        match component {
+            "." => {}
+            ".." => return None,
+            _ => {
+                key.push('/');
+                key.push_str(component);
+            }
+        }
+    }
+    if key.is_empty() {
+        key.push('/');
+    }
+    Some(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(keys: &[&str]) -> PathIndex {
+        let mut index = PathIndex::default();
+        for (i, key) in keys.iter().enumerate() {
+            index.insert(key, i);
+        }
+        index
+    }
+
+    #[test]
+    fn outermost_component_prefix_wins() {
+        let ix = index(&["/t/a/sub", "/t/a"]);
+        assert_eq!(ix.locate("/t/a/sub/y"), Some((1, "/sub/y")));
+        assert_eq!(ix.locate("/t/a"), Some((1, "")));
+        assert_eq!(ix.locate("/t/a/"), Some((1, "/")));
+        assert_eq!(ix.locate("/t/a_evil/x"), None);
+        assert_eq!(ix.locate("/t/ab"), None);
+        assert_eq!(ix.locate("/t"), None);
+        assert_eq!(ix.locate("/t/../t/a/x"), None);
+    }
+
+    #[test]
+    fn unclean_prefixes_are_rebuilt() {
+        let ix = index(&["/t/a"]);
+        assert_eq!(ix.locate("//t/./a/./x"), Some((0, "/./x")));
+        assert_eq!(ix.locate("/t//a//x"), Some((0, "//x")));
+        assert_eq!(ix.locate("/t/a/../x"), Some((0, "/../x")));
+    }
+
+    #[test]
+    fn filesystem_root_matches_everything() {
+        let ix = index(&["/"]);
+        assert_eq!(ix.locate("/etc/x"), Some((0, "/etc/x")));
+    }
+
+    #[test]
+    fn keys() {
+        assert_eq!(clean_key("/a/./b//c/").as_deref(), Some("/a/b/c"));
+        assert_eq!(clean_key("/").as_deref(), Some("/"));
+        assert_eq!(clean_key("/a/../b"), None);
+    }
+}

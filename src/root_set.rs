@@ -1,0 +1,253 @@
+//! [`RootSet`]: an immutable set of accepted roots and the operations that
+//! pick a root for an untrusted input and act beneath it.
+
+use std::collections::HashMap;
+use std::fs::{File, Metadata};
+
+use crate::builder::RootSetBuilder;
+use crate::lookup::PathIndex;
+use crate::options::{Create, OpenOptions};
+use crate::read_dir::ReadDir;
+use crate::root::{Root, RootId};
+use crate::scoped::ScopedPath;
+use crate::sys::How;
+use crate::target::Target;
+use crate::{Error, ErrorKind, Operation, ops};
+
+/// The roots a client consented to, each open and pinned; immutable.
+///
+/// Operations take an untrusted `&str` (a `file:` URI or an absolute path)
+/// or a [`ScopedPath`], choose the outermost root that contains it by path
+/// components, and act beneath that root's directory handle, so nothing a
+/// path check approved can be swapped before the open. Files come back as
+/// plain, untracked `std::fs::File`s: use this type directly only for sets
+/// that never change, and [`Roots`](crate::Roots) for live roots.
+///
+/// ```
+/// # fn main() -> Result<(), mcp_roots::Error> {
+/// use std::io::Read;
+/// use mcp_roots::{ErrorKind, RootSet};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let notes = dir.path().join("notes");
+/// std::fs::create_dir(&notes).unwrap();
+/// std::fs::write(notes.join("x.md"), "hello").unwrap();
+/// let root_uri = format!("file://{}", notes.display());
+///
+/// let set = RootSet::from_uris([root_uri.as_str()]);
+/// let mut text = String::new();
+/// set.open(&format!("{root_uri}/x.md"))?.read_to_string(&mut text).unwrap();
+/// assert_eq!(text, "hello");
+///
+/// let escape = set.open(&format!("{root_uri}/../secret")).unwrap_err();
+/// assert_eq!(escape.kind(), ErrorKind::OutsideRoots);
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct RootSet {
+    roots: Vec<Root>,
+    rejected: Vec<Rejected>,
+    index: PathIndex,
+    by_id: HashMap<RootId, usize>,
+}
+
+/// A root that grants nothing, with the reason.
+#[derive(Debug)]
+pub struct Rejected {
+    pub(crate) name: Option<String>,
+    pub(crate) error: Error,
+}
+
+impl Rejected {
+    /// The root's URI as the client gave it.
+    pub fn uri(&self) -> &str {
+        self.error.input()
+    }
+
+    /// The root's name, if the client gave one.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// Why the root was rejected.
+    pub fn kind(&self) -> ErrorKind {
+        self.error.kind()
+    }
+
+    /// The stable reason string, e.g. `"not_a_directory"`.
+    pub fn reason(&self) -> &'static str {
+        self.error.reason()
+    }
+
+    /// The full error, with its `source()`.
+    pub fn error(&self) -> &Error {
+        &self.error
+    }
+}
+
+impl RootSet {
+    pub(crate) fn new(roots: Vec<Root>, rejected: Vec<Rejected>, index: PathIndex) -> Self {
+        let mut by_id = HashMap::with_capacity(roots.len());
+        for (i, root) in roots.iter().enumerate() {
+            by_id.entry(root.id).or_insert(i);
+        }
+        Self {
+            roots,
+            rejected,
+            index,
+            by_id,
+        }
+    }
+
+    /// A builder, for named roots.
+    pub fn builder() -> RootSetBuilder {
+        RootSetBuilder::new()
+    }
+
+    /// Builds a set from root URIs (or absolute paths); never fails: roots
+    /// that grant nothing are in [`rejected`](Self::rejected).
+    pub fn from_uris<I>(client_uris: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        client_uris
+            .into_iter()
+            .fold(RootSetBuilder::new(), RootSetBuilder::root)
+            .build()
+    }
+
+    /// The accepted roots, in the client's order.
+    pub fn roots(&self) -> &[Root] {
+        &self.roots
+    }
+
+    /// The `i`-th accepted root, counting in the client's order.
+    pub fn root(&self, i: usize) -> Option<&Root> {
+        self.roots.get(i)
+    }
+
+    /// The one accepted root the client named `name`.
+    ///
+    /// # Errors
+    ///
+    /// `not_found` when no accepted root, or more than one, bears the name.
+    pub fn root_named(&self, name: &str) -> Result<&Root, Error> {
+        let mut named = self.roots.iter().filter(|r| r.name() == Some(name));
+        match (named.next(), named.next()) {
+            (Some(root), None) => Ok(root),
+            (None, _) => Err(Error::new(ErrorKind::NotFound, Operation::Parse, name)
+                .with_detail("no root bears this name")),
+            (Some(_), Some(_)) => Err(Error::new(ErrorKind::NotFound, Operation::Parse, name)
+                .with_detail("more than one root bears this name")),
+        }
+    }
+
+    /// The roots that grant nothing, with their reasons.
+    pub fn rejected(&self) -> &[Rejected] {
+        &self.rejected
+    }
+
+    /// The number of accepted roots.
+    pub fn len(&self) -> usize {
+        self.roots.len()
+    }
+
+    /// Whether no root was accepted.
+    pub fn is_empty(&self) -> bool {
+        self.roots.is_empty()
+    }
+
+    pub(crate) fn index(&self) -> &PathIndex {
+        &self.index
+    }
+
+    pub(crate) fn root_by_id(&self, id: RootId) -> Option<&Root> {
+        self.by_id.get(&id).map(|&i| &self.roots[i])
+    }
+
+    pub(crate) fn require_roots(&self, op: Operation, input: &str) -> Result<(), Error> {
+        if self.roots.is_empty() {
+            return Err(Error::new(ErrorKind::NoRoots, op, input));
+        }
+        Ok(())
+    }
+
+    /// Opens a regular file read-only.
+    ///
+    /// # Errors
+    ///
+    /// Any reason of [`ErrorKind`]: the input is malformed, outside every
+    /// root, escapes its root through `..` or a symlink, is missing, or is
+    /// not a regular file (FIFOs and devices are refused without blocking).
+    pub fn open<T: Target + ?Sized>(&self, target: &T) -> Result<File, Error> {
+        self.open_with(target, OpenOptions::new())
+    }
+
+    /// Creates a new file for writing (`O_CREAT | O_EXCL | O_NOFOLLOW`); its
+    /// parent must exist. A dangling symlink is an existing name.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open), plus `already_exists`.
+    pub fn create_new<T: Target + ?Sized>(&self, target: &T) -> Result<File, Error> {
+        self.open_with(target, OpenOptions::new().read(false).create(Create::New))
+    }
+
+    /// Opens a regular file with `options`; every write open refuses a
+    /// symlink in the last component.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open).
+    pub fn open_with<T: Target + ?Sized>(
+        &self,
+        target: &T,
+        options: OpenOptions,
+    ) -> Result<File, Error> {
+        let how: How = options.how();
+        let op = if options.how().create == Create::No {
+            Operation::Open
+        } else {
+            Operation::Create
+        };
+        let selected = target.select(self, op)?;
+        ops::open_file(selected.root, selected.rel(), &how, op, &target.as_input())
+    }
+
+    /// Lists a directory (following a symlink that stays inside the root).
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open); `not_a_directory` for a file.
+    pub fn read_dir<T: Target + ?Sized>(&self, target: &T) -> Result<ReadDir, Error> {
+        let selected = target.select(self, Operation::ReadDir)?;
+        ops::read_dir(selected.root, selected.rel(), &target.as_input())
+    }
+
+    /// Metadata of a file or directory, following symlinks beneath the root.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open).
+    pub fn metadata<T: Target + ?Sized>(&self, target: &T) -> Result<Metadata, Error> {
+        let selected = target.select(self, Operation::Metadata)?;
+        ops::metadata(selected.root, selected.rel(), &target.as_input())
+    }
+
+    /// The root and physical path below it that `target` names now; a
+    /// missing target resolves through its deepest existing ancestor.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open); `root_gone` if the root's directory moved.
+    ///
+    /// # Platform behavior
+    ///
+    /// Linux reads the physical path from `/proc/self/fd`; elsewhere this
+    /// fails with `io` (unsupported).
+    pub fn resolve<T: Target + ?Sized>(&self, target: &T) -> Result<ScopedPath, Error> {
+        let selected = target.select(self, Operation::Resolve)?;
+        ops::resolve(selected.root, selected.rel(), &target.as_input())
+    }
+}

@@ -1,0 +1,62 @@
+//! Platform facade: opening beneath a directory handle, the identity of an
+//! open file, and the path the kernel reports for a descriptor.
+//!
+//! # Platform behavior
+//!
+//! - Linux: `openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)` directly, one
+//!   syscall per open; kernels without `openat2` (before 5.6, or a seccomp
+//!   filter answering `ENOSYS`) fall back to cap-std's component-by-component
+//!   resolution. Descriptor paths come from `/proc/self/fd`.
+//! - Other Unix: cap-std's resolution (it uses `openat2`-like checks where
+//!   the platform has them, and its manual walk elsewhere).
+//! - Windows: the crate compiles, but roots are rejected (`io`): the
+//!   semantics have not been written or tested for Windows paths.
+
+use crate::ErrorKind;
+
+#[cfg(target_os = "linux")]
+mod linux;
+mod portable;
+
+#[cfg(target_os = "linux")]
+pub(crate) use linux::{fd_path, open_beneath};
+pub(crate) use portable::{Identity, Kind, clear_nonblock, identity, kind_of};
+#[cfg(not(target_os = "linux"))]
+pub(crate) use portable::{fd_path, open_beneath};
+
+use crate::options::Create;
+
+/// What a single open asks of the kernel.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct How {
+    pub(crate) access: Access,
+    pub(crate) append: bool,
+    pub(crate) truncate: bool,
+    pub(crate) create: Create,
+    /// Require a directory (`O_DIRECTORY`).
+    pub(crate) directory: bool,
+    /// Do not follow a symlink in the last component (`O_NOFOLLOW`).
+    pub(crate) nofollow: bool,
+}
+
+/// The access mode of an open.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Access {
+    #[default]
+    Read,
+    Write,
+    ReadWrite,
+    /// No data access: a location handle (`O_PATH` on Linux).
+    Path,
+}
+
+impl How {
+    pub(crate) fn writes(&self) -> bool {
+        matches!(self.access, Access::Write | Access::ReadWrite) || self.append
+    }
+}
+
+/// Maps an OS error code to a reason.
+pub(crate) fn classify_errno(code: i32) -> ErrorKind {
+    portable::classify_errno(code)
+}

@@ -1,0 +1,158 @@
+//! cap-std's portable resolution: the fallback on Linux kernels without
+//! `openat2`, and the implementation on other platforms.
+
+use std::fs::File;
+use std::io;
+
+use cap_fs_ext::{
+    FollowSymlinks, OpenOptionsFollowExt, OpenOptionsMaybeDirExt, OpenOptionsSyncExt,
+};
+use cap_std::fs::{Dir, OpenOptions};
+
+use super::{Access, How};
+use crate::ErrorKind;
+use crate::options::Create;
+
+/// Opens `rel` beneath `dir` through cap-std.
+pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options
+        .read(matches!(
+            how.access,
+            Access::Read | Access::ReadWrite | Access::Path
+        ))
+        .write(matches!(how.access, Access::Write | Access::ReadWrite))
+        .append(how.append)
+        .truncate(how.truncate)
+        .create(how.create == Create::OrOpen)
+        .create_new(how.create == Create::New)
+        .maybe_dir(how.directory || how.access == Access::Path)
+        .nonblock(how.access != Access::Path)
+        .follow(
+            if how.nofollow || how.writes() || how.create != Create::No {
+                FollowSymlinks::No
+            } else {
+                FollowSymlinks::Yes
+            },
+        );
+    let file = dir.open_with(rel, &options)?.into_std();
+    if how.directory && !file.metadata()?.is_dir() {
+        return Err(io::Error::from(io::ErrorKind::NotADirectory));
+    }
+    Ok(file)
+}
+
+/// The type of an open file, from one `fstat`.
+#[cfg(unix)]
+pub(crate) fn kind_of(file: &File) -> io::Result<Kind> {
+    use rustix::fs::FileType;
+    Ok(
+        match FileType::from_raw_mode(rustix::fs::fstat(file)?.st_mode) {
+            FileType::RegularFile => Kind::File,
+            FileType::Directory => Kind::Dir,
+            _ => Kind::Special,
+        },
+    )
+}
+
+/// The type of an open file.
+#[cfg(not(unix))]
+pub(crate) fn kind_of(file: &File) -> io::Result<Kind> {
+    let file_type = file.metadata()?.file_type();
+    Ok(if file_type.is_file() {
+        Kind::File
+    } else if file_type.is_dir() {
+        Kind::Dir
+    } else {
+        Kind::Special
+    })
+}
+
+/// What an open descriptor refers to, as far as the checks care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    File,
+    Dir,
+    Special,
+}
+
+/// Clears `O_NONBLOCK` (set by every data open so that a FIFO never blocks)
+/// once the file is known to be regular.
+#[cfg(unix)]
+pub(crate) fn clear_nonblock(file: &File, how: &How) -> io::Result<()> {
+    use rustix::fs::OFlags;
+    let keep = if how.append {
+        OFlags::APPEND
+    } else {
+        OFlags::empty()
+    };
+    rustix::fs::fcntl_setfl(file, keep).map_err(Into::into)
+}
+
+/// Non-blocking mode does not apply to files here.
+#[cfg(not(unix))]
+pub(crate) fn clear_nonblock(_file: &File, _how: &How) -> io::Result<()> {
+    Ok(())
+}
+
+/// Without `/proc/self/fd`, a descriptor's path is not available.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn fd_path<T>(_file: &T) -> io::Result<std::path::PathBuf> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "locating a descriptor's path is implemented on Linux only",
+    ))
+}
+
+/// Device and inode of an open file: the identity a root is pinned to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Identity {
+    pub(crate) dev: u64,
+    pub(crate) ino: u64,
+}
+
+/// The identity of an open file or directory.
+#[cfg(unix)]
+pub(crate) fn identity(file: &impl std::os::fd::AsFd) -> io::Result<Identity> {
+    let stat = rustix::fs::fstat(file)?;
+    Ok(Identity {
+        dev: stat.st_dev as u64,
+        ino: stat.st_ino as u64,
+    })
+}
+
+/// Root identity is not implemented on this platform.
+#[cfg(not(unix))]
+pub(crate) fn identity<T>(_file: &T) -> io::Result<Identity> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "root identity is implemented on Unix only",
+    ))
+}
+
+#[cfg(unix)]
+pub(crate) fn classify_errno(code: i32) -> ErrorKind {
+    use rustix::io::Errno;
+    match Errno::from_raw_os_error(code) {
+        Errno::XDEV => ErrorKind::OutsideRoots,
+        Errno::LOOP => ErrorKind::SymlinkLoop,
+        Errno::NOTDIR => ErrorKind::NotADirectory,
+        Errno::NOENT => ErrorKind::NotFound,
+        Errno::EXIST => ErrorKind::AlreadyExists,
+        Errno::ACCESS | Errno::PERM => ErrorKind::PermissionDenied,
+        Errno::NXIO | Errno::ISDIR => ErrorKind::NotARegularFile,
+        _ => ErrorKind::Io,
+    }
+}
+
+#[cfg(not(unix))]
+pub(crate) fn classify_errno(code: i32) -> ErrorKind {
+    match io::Error::from_raw_os_error(code).kind() {
+        io::ErrorKind::NotFound => ErrorKind::NotFound,
+        io::ErrorKind::AlreadyExists => ErrorKind::AlreadyExists,
+        io::ErrorKind::PermissionDenied => ErrorKind::PermissionDenied,
+        io::ErrorKind::NotADirectory => ErrorKind::NotADirectory,
+        io::ErrorKind::IsADirectory => ErrorKind::NotARegularFile,
+        _ => ErrorKind::Io,
+    }
+}

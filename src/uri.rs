@@ -1,0 +1,164 @@
+//! The strict `file:` URI parser (DESIGN.md semantics 2).
+//!
+//! It borrows the input and allocates only when an escape must be decoded or
+//! a dot segment removed. It refuses, rather than repairs, everything a
+//! lenient parser would normalise away: raw `\`, raw control characters,
+//! malformed escapes, escapes that decode to `/`, `\` or NUL, non-UTF-8
+//! bytes, hosts other than `localhost`, userinfo and ports.
+
+use std::borrow::Cow;
+
+/// The absolute path a `file:` URI names, with dot segments removed as text
+/// (RFC 3986 5.2.4). `uri` must start with a `file:` scheme in any case.
+///
+/// The error is a short description for the error message.
+pub(crate) fn file_uri_path(uri: &str) -> Result<Cow<'_, str>, &'static str> {
+    debug_assert!(uri.len() >= 5 && uri[..5].eq_ignore_ascii_case("file:"));
+    let rest = &uri[5..];
+    if rest.bytes().any(|b| b.is_ascii_control() || b == b'\\') {
+        return Err("raw control character or backslash");
+    }
+    let hier = &rest[..rest.find(['?', '#']).unwrap_or(rest.len())];
+    let path = match hier.strip_prefix("//") {
+        Some(after) => {
+            let (authority, path) = after.split_at(after.find('/').unwrap_or(after.len()));
+            if !(authority.is_empty() || authority.eq_ignore_ascii_case("localhost")) {
+                return Err("host other than localhost");
+            }
+            path
+        }
+        None => hier,
+    };
+    if path.is_empty() {
+        return Err("no path");
+    }
+    if !path.starts_with('/') {
+        return Err("relative file URI");
+    }
+    if !needs_rewrite(path) {
+        return Ok(Cow::Borrowed(path));
+    }
+    decode(path).map(Cow::Owned)
+}
+
+/// Whether the path has an escape or a dot segment (the uncommon case).
+fn needs_rewrite(path: &str) -> bool {
+    path.contains('%') || path.split('/').any(|s| s == "." || s == "..")
+}
+
+/// Decodes each segment once and removes dot segments.
+fn decode(path: &str) -> Result<String, &'static str> {
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    let mut trailing_slash = false;
+    // `path` starts with '/': the first split item is empty.
+    for raw in path.split('/').skip(1) {
+        let segment = decode_segment(raw)?;
+        trailing_slash = true;
+        match segment.as_slice() {
+            b"." => {}
+            b".." => {
+                out.pop();
+            }
+            _ => {
+                trailing_slash = segment.is_empty();
+                out.push(segment);
+            }
+        }
+    }
+    if trailing_slash && out.last().is_some_and(|s| s.is_empty()) {
+        out.pop();
+    }
+    let mut joined = Vec::with_capacity(path.len());
+    for segment in &out {
+        joined.push(b'/');
+        joined.extend_from_slice(segment);
+    }
+    if trailing_slash || joined.is_empty() {
+        joined.push(b'/');
+    }
+    String::from_utf8(joined).map_err(|_| "escapes decode to invalid UTF-8")
+}
+
+/// Decodes one raw segment, refusing bad escapes and decoded separators.
+fn decode_segment(raw: &str) -> Result<Vec<u8>, &'static str> {
+    let bytes = raw.as_bytes();
+    for (i, _) in raw.match_indices('%') {
+        let well_formed = bytes.len() > i + 2
+            && bytes[i + 1].is_ascii_hexdigit()
+            && bytes[i + 2].is_ascii_hexdigit();
+        if !well_formed {
+            return Err("'%' not followed by two hex digits");
+        }
+    }
+    let decoded: Vec<u8> = percent_encoding::percent_decode(bytes).collect();
+    if decoded.iter().any(|&b| matches!(b, b'/' | b'\\' | 0)) {
+        return Err("escape decodes to '/', '\\' or NUL");
+    }
+    Ok(decoded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_uri_path;
+
+    fn ok(uri: &str) -> String {
+        file_uri_path(uri)
+            .unwrap_or_else(|e| panic!("{uri}: {e}"))
+            .into_owned()
+    }
+
+    #[test]
+    fn plain_paths_are_borrowed() {
+        let uri = "file:///home/a/x.md";
+        assert!(matches!(
+            file_uri_path(uri),
+            Ok(std::borrow::Cow::Borrowed("/home/a/x.md"))
+        ));
+        assert_eq!(ok("FILE://LocalHost/a"), "/a");
+        assert_eq!(ok("file:/a/b"), "/a/b");
+        assert_eq!(ok("file:///a/x?y=/../z#f"), "/a/x");
+    }
+
+    #[test]
+    fn dot_segments_are_removed_as_text() {
+        assert_eq!(ok("file:///a/./b/../c"), "/a/c");
+        assert_eq!(ok("file:///a/b/.."), "/a/");
+        assert_eq!(ok("file:///a/b/%2E"), "/a/b/");
+        assert_eq!(ok("file:///a/%2e%2E/%2e%2e/../x"), "/x");
+        assert_eq!(ok("file:///a//../b"), "/a/b");
+        assert_eq!(ok("file:///.."), "/");
+        assert_eq!(ok("file:///a/b/"), "/a/b/");
+    }
+
+    #[test]
+    fn escapes_decode_exactly_once() {
+        assert_eq!(ok("file:///a/100%25.txt"), "/a/100%.txt");
+        assert_eq!(ok("file:///a/%252e%252e"), "/a/%2e%2e");
+        assert_eq!(ok("file:///a/caf%C3%A9"), "/a/café");
+    }
+
+    #[test]
+    fn malformed_input_is_refused() {
+        for bad in [
+            "file://host/a",
+            "file://user@localhost/a",
+            "file://localhost:80/a",
+            "file://localhost",
+            "file:",
+            "file:a/b",
+            "file:///a/%2F",
+            "file:///a/%5c",
+            "file:///a/%00",
+            "file:///a/%2",
+            "file:///a/%zz",
+            "file:///a/%",
+            "file:///a/%c0%ae",
+            "file:///a/%ed%a0%80",
+            "file:///a/.\t./b",
+            "file:///a\\b",
+            "file:///a/b\n",
+        ] {
+            assert!(file_uri_path(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+}
