@@ -23,7 +23,11 @@ const EAGAIN_RETRIES: usize = 32;
 pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> {
     let oflags = oflags(how);
     let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
-    let mode = Mode::from_raw_mode(0o666);
+    // openat2 refuses a mode without O_CREAT (EINVAL).
+    let mode = match how.create {
+        Create::No => Mode::empty(),
+        Create::New | Create::OrOpen => Mode::from_raw_mode(0o666),
+    };
     for _ in 0..EAGAIN_RETRIES {
         match openat2(dir.as_fd(), rel, oflags, mode, resolve) {
             Ok(fd) => return Ok(File::from(fd)),

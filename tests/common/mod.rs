@@ -1,0 +1,96 @@
+//! Helpers shared by the integration tests: run one corpus-style operation
+//! through the library and check what it touched.
+
+#![allow(dead_code)] // each test binary uses a different subset
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+use mcp_roots::{Error, RootSet};
+use testkit::Op;
+
+/// What an allowed operation produced.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Touched {
+    /// A file was read: its content and identity.
+    Read {
+        content: Vec<u8>,
+        dev: u64,
+        ino: u64,
+    },
+    /// A file was created and the marker written into it.
+    Created,
+    /// A directory was listed: the sorted names.
+    Listed(Vec<OsString>),
+}
+
+/// The bytes written into files created by tests.
+pub(crate) const MARKER: &[u8] = b"created by mcp-roots tests";
+
+/// Runs `op` on `input` through `set`.
+pub(crate) fn run(set: &RootSet, op: Op, input: &str) -> Result<Touched, Error> {
+    match op {
+        Op::Read => {
+            let mut file = set.open(input)?;
+            let meta = file.metadata().expect("fstat of an opened file");
+            let mut content = Vec::new();
+            file.read_to_end(&mut content).expect("read an opened file");
+            Ok(Touched::Read {
+                content,
+                dev: meta.dev(),
+                ino: meta.ino(),
+            })
+        }
+        Op::WriteNew => {
+            let mut file = set.create_new(input)?;
+            file.write_all(MARKER).expect("write a created file");
+            Ok(Touched::Created)
+        }
+        Op::List => {
+            let mut names = set
+                .read_dir(input)?
+                .map(|e| e.map(|e| e.name().to_owned()))
+                .collect::<Result<Vec<_>, _>>()?;
+            names.sort();
+            Ok(Touched::Listed(names))
+        }
+    }
+}
+
+/// Checks that `touched` is the object at the absolute path `expected`;
+/// returns a description of the mismatch, if any.
+pub(crate) fn check_target(touched: &Touched, expected: &Path) -> Result<(), String> {
+    match touched {
+        Touched::Read { content, dev, ino } => {
+            let meta = std::fs::metadata(expected).map_err(|e| format!("{expected:?}: {e}"))?;
+            if (meta.dev(), meta.ino()) != (*dev, *ino) {
+                return Err(format!("read a different file than {expected:?}"));
+            }
+            let want = std::fs::read(expected).map_err(|e| format!("{expected:?}: {e}"))?;
+            if &want != content {
+                return Err(format!("content differs from {expected:?}"));
+            }
+        }
+        Touched::Created => {
+            let got =
+                std::fs::read(expected).map_err(|e| format!("{expected:?} not created: {e}"))?;
+            if got != MARKER {
+                return Err(format!("{expected:?} exists but was not written by us"));
+            }
+        }
+        Touched::Listed(names) => {
+            let mut want = std::fs::read_dir(expected)
+                .map_err(|e| format!("{expected:?}: {e}"))?
+                .map(|e| e.map(|e| e.file_name()))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.to_string())?;
+            want.sort();
+            if &want != names {
+                return Err(format!("listing differs from {expected:?}"));
+            }
+        }
+    }
+    Ok(())
+}
