@@ -1,1 +1,28 @@
+//! Independent test oracle for `mcp-roots`.
+//!
+//! This crate deliberately shares no code with the library it checks. It
+//! provides:
+//!
+//! - [`corpus`]: serde types for the escape-case corpus
+//!   (`tests/data/escape_corpus.json`) and loaders for it;
+//! - [`fixture`]: a fresh temporary tree `{T}` built from a case's setup,
+//!   with snapshots to prove that a denied write changed nothing;
+//! - [`model`]: the reference model, [`model::judge`], which decides from
+//!   the real disk what a conforming library must, may or must not do;
+//! - [`generate`]: proptest strategies producing random adversarial
+//!   scenarios in the corpus' `{T}` format (the module is not called `gen`,
+//!   a reserved word in edition 2024).
+//!
+//! The model follows the "Semantics" section of the shared `DESIGN.md`,
+//! written for obvious correctness rather than speed.
+#![forbid(unsafe_code)]
 
+pub mod corpus;
+pub mod fixture;
+pub mod generate;
+pub mod model;
+
+pub use corpus::{Case, Expect, Op, SetupOp};
+pub use fixture::{Fixture, TreeSnapshot};
+pub use generate::Scenario;
+pub use model::{Verdict, judge};

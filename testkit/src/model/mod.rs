@@ -1,0 +1,213 @@
+//! The reference model: what a conforming library must, may or must not do.
+//!
+//! [`judge`] looks at the real disk and applies the "Semantics" of
+//! `DESIGN.md`, written for obvious correctness, not speed:
+//!
+//! 1. The input is parsed ([`input::parse`]); roots are parsed by the same
+//!    rules and kept when they name an existing directory ([`Root`]).
+//! 2. The root is chosen lexically: the outermost root whose as-given or
+//!    resolved path is a component prefix of the input's leading names (a
+//!    `..` ends the names that may match).
+//! 3. The rest of the input is walked twice from the root's resolved
+//!    directory ([`walk::walk`]): physically, with full freedom, and beneath
+//!    the root, like `openat2(RESOLVE_BENEATH)`.
+//! 4. The input is allowed iff the physical walk lands on an object fit for
+//!    the operation that lies inside some root; the verdict is strict (a
+//!    library must allow it) iff the beneath walk lands on the same object
+//!    and the input needed no leniency.
+
+pub mod input;
+pub mod walk;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use crate::corpus::Op;
+use walk::{Kind, Landing, Mode, Step};
+
+/// The model's answer for one input and operation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every conforming library must refuse.
+    Deny {
+        /// `reason: detail`, the reason named as in `DESIGN.md`'s table
+        /// where one fits; informative only (a library opening beneath a
+        /// root may see a different failure first).
+        why: String,
+    },
+    /// The operation is inside the roots.
+    Allow {
+        /// The absolute physical path touched (for `write_new`, the file to
+        /// be created).
+        target: PathBuf,
+        /// True iff a library that opens beneath one root must allow it.
+        /// When false, such a library may refuse; an allow must still touch
+        /// `target`.
+        strict: bool,
+    },
+}
+
+impl Verdict {
+    /// Whether this is an [`Verdict::Allow`].
+    pub fn is_allow(&self) -> bool {
+        matches!(self, Self::Allow { .. })
+    }
+
+    /// Whether a conforming library must allow (a strict allow).
+    pub fn must_allow(&self) -> bool {
+        matches!(self, Self::Allow { strict: true, .. })
+    }
+
+    /// The physical target of an allow.
+    pub fn target(&self) -> Option<&Path> {
+        match self {
+            Self::Allow { target, .. } => Some(target),
+            Self::Deny { .. } => None,
+        }
+    }
+
+    /// The reason name of a deny (the text before the first `:`).
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            Self::Deny { why } => why.split(':').next(),
+            Self::Allow { .. } => None,
+        }
+    }
+}
+
+/// An accepted root: an existing directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Root {
+    /// The lexically cleaned names as given (`None` if the root is a raw
+    /// path with `..`, which is never matched lexically).
+    pub as_given: Option<Vec<OsString>>,
+    /// The physical canonical directory.
+    pub resolved: PathBuf,
+}
+
+impl Root {
+    /// Parses and resolves a root given as a URI or an absolute path.
+    ///
+    /// # Errors
+    ///
+    /// `reason: detail` when the root is malformed or not an existing
+    /// directory (after following symlinks).
+    pub fn new(untrusted: &str) -> Result<Self, String> {
+        let parsed = input::parse(untrusted)?;
+        let as_given = if parsed.steps.contains(&Step::DotDot) {
+            None
+        } else {
+            let names = parsed.steps.iter().filter_map(|step| match step {
+                Step::Name(name) => Some(name.clone()),
+                _ => None,
+            });
+            Some(names.collect())
+        };
+        match walk::walk(Path::new("/"), &parsed.steps, Mode::Physical, true) {
+            Ok(Landing::Found {
+                path,
+                kind: Kind::Dir,
+            }) => Ok(Self {
+                as_given,
+                resolved: path,
+            }),
+            Ok(Landing::Found { .. }) => Err("not_a_directory: the root is not a directory".into()),
+            Ok(Landing::Missing { .. }) => Err("not_found: the root does not exist".into()),
+            Err(e) => Err(format!("{}: {e}", e.reason())),
+        }
+    }
+
+    /// The names of the resolved directory.
+    fn resolved_names(&self) -> Vec<OsString> {
+        self.resolved.iter().skip(1).map(|n| n.to_owned()).collect()
+    }
+}
+
+/// Judges `op` on `untrusted` under the client's `roots`, from the disk.
+///
+/// Roots and input must already have `{T}` substituted; roots that are
+/// malformed or not existing directories grant nothing.
+pub fn judge(roots: &[String], untrusted: &str, op: Op) -> Verdict {
+    let deny = |why: String| Verdict::Deny { why };
+    let parsed = match input::parse(untrusted) {
+        Ok(parsed) => parsed,
+        Err(why) => return deny(why),
+    };
+    let roots: Vec<Root> = roots.iter().filter_map(|r| Root::new(r).ok()).collect();
+    if roots.is_empty() {
+        return deny("no_roots: no root was accepted".into());
+    }
+    let Some((root, rest)) = choose(&roots, &parsed.steps) else {
+        return deny("outside_roots: no root is a component prefix of the input".into());
+    };
+    let target = match land(&root.resolved, rest, op, Mode::Physical) {
+        Ok(target) => target,
+        Err(why) => return deny(why),
+    };
+    if !roots.iter().any(|r| target.starts_with(&r.resolved)) {
+        let shown = target.display();
+        return deny(format!(
+            "outside_roots: lands on {shown}, outside every root"
+        ));
+    }
+    let beneath = land(&root.resolved, rest, op, Mode::Beneath);
+    let strict = beneath.as_ref() == Ok(&target) && parsed.lenient.is_none();
+    Verdict::Allow { target, strict }
+}
+
+/// The outermost root matching the input's leading names, and the steps
+/// after the matched prefix.
+fn choose<'r, 's>(roots: &'r [Root], steps: &'s [Step]) -> Option<(&'r Root, &'s [Step])> {
+    // Each leading name with the index of the step after it.
+    let mut names = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        match step {
+            Step::Dot => {}
+            Step::DotDot => break,
+            Step::Name(name) => names.push((name, i + 1)),
+        }
+    }
+    let mut best: Option<(usize, &Root, usize)> = None;
+    for root in roots {
+        let forms = root.as_given.iter().cloned().chain([root.resolved_names()]);
+        for form in forms {
+            let len = form.len();
+            let matches = len <= names.len() && form.iter().zip(&names).all(|(a, (b, _))| a == *b);
+            if matches && best.is_none_or(|(best_len, ..)| len < best_len) {
+                let after = if len == 0 { 0 } else { names[len - 1].1 };
+                best = Some((len, root, after));
+            }
+        }
+    }
+    best.map(|(_, root, after)| (root, &steps[after..]))
+}
+
+/// Walks `steps` from `start` and checks that the landing suits `op`.
+fn land(start: &Path, steps: &[Step], op: Op, mode: Mode) -> Result<PathBuf, String> {
+    let fail = |e: walk::WalkError| format!("{}: {e}", e.reason());
+    if op == Op::WriteNew {
+        if !matches!(steps.last(), Some(Step::Name(_))) {
+            return Err("already_exists: a new file needs a plain last name".into());
+        }
+        // A plain create follows a dangling link; O_EXCL|O_NOFOLLOW does not.
+        let follow_last = mode == Mode::Physical;
+        return match walk::walk(start, steps, mode, follow_last).map_err(fail)? {
+            Landing::Missing { parent, name } => Ok(parent.join(name)),
+            Landing::Found { path, .. } => {
+                Err(format!("already_exists: {} exists", path.display()))
+            }
+        };
+    }
+    let (path, kind) = match walk::walk(start, steps, mode, true).map_err(fail)? {
+        Landing::Found { path, kind } => (path, kind),
+        Landing::Missing { parent, name } => {
+            let missing = parent.join(name);
+            return Err(format!("not_found: {} does not exist", missing.display()));
+        }
+    };
+    match (op, kind) {
+        (Op::Read, Kind::File) | (Op::List, Kind::Dir) => Ok(path),
+        (Op::List, _) => Err(format!("not_a_directory: {}", path.display())),
+        _ => Err(format!("not_a_regular_file: {}", path.display())),
+    }
+}
