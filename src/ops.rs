@@ -82,7 +82,7 @@ pub(crate) fn resolve(root: &Root, rel: &str, input: &str) -> Result<ScopedPath,
             Err(e) => return Err(fail(e)),
         }
     };
-    let mut physical = physical_rel(root, &located).map_err(|kind| Error::new(kind, op, input))?;
+    let mut physical = physical_rel(root, &located, input)?;
     for name in tail.iter().rev() {
         if !physical.is_empty() {
             physical.push('/');
@@ -112,10 +112,14 @@ fn locate(root: &Root, path: &str, last: bool) -> std::io::Result<File> {
 }
 
 /// The path of an open location relative to the root's physical path.
-fn physical_rel(root: &Root, located: &File) -> Result<String, ErrorKind> {
-    let path = sys::fd_path(located).map_err(|_| ErrorKind::Io)?;
-    let rel = path
-        .strip_prefix(&root.resolved)
-        .map_err(|_| ErrorKind::RootGone)?;
-    rel.to_str().map(str::to_owned).ok_or(ErrorKind::Io)
+fn physical_rel(root: &Root, located: &File, input: &str) -> Result<String, Error> {
+    let op = Operation::Resolve;
+    let path = sys::fd_path(located).map_err(|e| Error::from_os(e, op, input))?;
+    let Ok(rel) = path.strip_prefix(&root.resolved) else {
+        return Err(Error::new(ErrorKind::RootGone, op, input)
+            .with_detail("the root is no longer at its path"));
+    };
+    rel.to_str()
+        .map(str::to_owned)
+        .ok_or_else(|| Error::new(ErrorKind::Io, op, input).with_detail("path is not UTF-8"))
 }

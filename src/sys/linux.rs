@@ -43,12 +43,13 @@ pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> 
 }
 
 fn oflags(how: &How) -> OFlags {
-    let mut flags = OFlags::CLOEXEC | OFlags::NOCTTY;
-    flags |= match how.access {
-        Access::Read => OFlags::RDONLY | OFlags::NONBLOCK,
-        Access::Write => OFlags::WRONLY | OFlags::NONBLOCK,
-        Access::ReadWrite => OFlags::RDWR | OFlags::NONBLOCK,
-        Access::Path => OFlags::PATH,
+    let data = OFlags::CLOEXEC | OFlags::NOCTTY | OFlags::NONBLOCK;
+    // openat2 refuses O_PATH with flags other than these (EINVAL).
+    let mut flags = match how.access {
+        Access::Read => data | OFlags::RDONLY,
+        Access::Write => data | OFlags::WRONLY,
+        Access::ReadWrite => data | OFlags::RDWR,
+        Access::Path => OFlags::CLOEXEC | OFlags::PATH,
     };
     if how.append {
         flags |= OFlags::APPEND;
