@@ -59,3 +59,7 @@ pub use root::{Root, RootId};
 pub use root_set::{Rejected, RootSet};
 pub use scoped::ScopedPath;
 pub use target::Target;
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
