@@ -7,6 +7,7 @@ use std::sync::Arc;
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
+use crate::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
 use crate::lookup::{PathIndex, clean_key};
 use crate::root::{Root, RootId};
 use crate::root_set::{Rejected, RootSet};
@@ -25,6 +26,7 @@ use crate::{Error, ErrorKind, Operation, input, sys};
 #[derive(Clone, Debug, Default)]
 pub struct RootSetBuilder {
     entries: Vec<(Option<String>, String)>,
+    hardening: Hardening,
 }
 
 impl RootSetBuilder {
@@ -45,6 +47,26 @@ impl RootSetBuilder {
         self
     }
 
+    /// Refuse every symlink during resolution, or follow those that stay
+    /// beneath the root (the default).
+    pub fn symlinks(mut self, symlinks: Symlinks) -> Self {
+        self.hardening.symlinks = symlinks;
+        self
+    }
+
+    /// Refuse crossing a mount point below a root, or cross (the default).
+    pub fn mount_points(mut self, mount_points: MountPoints) -> Self {
+        self.hardening.mount_points = mount_points;
+        self
+    }
+
+    /// Refuse writing to files with more than one hard link, or allow (the
+    /// default).
+    pub fn hard_links(mut self, hard_links: HardLinks) -> Self {
+        self.hardening.hard_links = hard_links;
+        self
+    }
+
     /// Opens every root. Roots that are not existing directories are listed
     /// in [`RootSet::rejected`] and grant nothing; building never fails.
     pub fn build(self) -> RootSet {
@@ -52,7 +74,7 @@ impl RootSetBuilder {
         let mut rejected = Vec::new();
         let mut index = PathIndex::default();
         for (name, uri) in self.entries {
-            match open_root(name.as_deref(), &uri) {
+            match open_root(name.as_deref(), &uri, self.hardening) {
                 Ok((root, keys)) => {
                     for key in keys.iter().flatten() {
                         index.insert(key, roots.len());
@@ -67,7 +89,11 @@ impl RootSetBuilder {
 }
 
 /// Opens one root and returns it with its lookup keys (as given, resolved).
-fn open_root(name: Option<&str>, uri: &str) -> Result<(Root, [Option<String>; 2]), Error> {
+fn open_root(
+    name: Option<&str>,
+    uri: &str,
+    hardening: Hardening,
+) -> Result<(Root, [Option<String>; 2]), Error> {
     let fail = |kind: ErrorKind, detail: &'static str| {
         Error::new(kind, Operation::AddRoot, uri).with_detail(detail)
     };
@@ -88,6 +114,7 @@ fn open_root(name: Option<&str>, uri: &str) -> Result<(Root, [Option<String>; 2]
         path: Arc::from(display),
         resolved,
         dir,
+        hardening,
     };
     Ok((root, [given_key, resolved_key]))
 }

@@ -157,6 +157,18 @@ pub enum Operation {
     Resolve,
     /// Reading or writing through a tracked handle.
     Use,
+    /// Creating a directory.
+    CreateDir,
+    /// Removing a file or directory.
+    Remove,
+    /// Renaming.
+    Rename,
+    /// Replacing a file's content atomically.
+    WriteAtomic,
+    /// Copying a file.
+    Copy,
+    /// Walking a directory tree.
+    Walk,
 }
 
 impl Operation {
@@ -170,6 +182,12 @@ impl Operation {
             Self::Metadata => "stat",
             Self::Resolve => "resolve",
             Self::Use => "use",
+            Self::CreateDir => "create directory",
+            Self::Remove => "remove",
+            Self::Rename => "rename",
+            Self::WriteAtomic => "write",
+            Self::Copy => "copy",
+            Self::Walk => "walk",
         }
     }
 }
@@ -202,6 +220,19 @@ impl Error {
             kind: classify(&source),
             source: Some(source),
             ..Self::new(ErrorKind::Io, op, input)
+        }
+    }
+
+    /// Builds an error of a given kind that keeps an I/O failure as source.
+    pub(crate) fn with_source(
+        kind: ErrorKind,
+        source: io::Error,
+        op: Operation,
+        input: &str,
+    ) -> Self {
+        Self {
+            source: Some(source),
+            ..Self::new(kind, op, input)
         }
     }
 

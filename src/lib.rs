@@ -37,10 +37,13 @@
 //! Linux is the primary platform (`openat2`, `/proc/self/fd`); other Unix
 //! systems use cap-std's resolution; Windows compiles but rejects every root.
 
+mod atomic;
 mod builder;
 mod error;
+mod hardening;
 mod input;
 mod lookup;
+mod mutate;
 mod ops;
 mod options;
 mod read_dir;
@@ -50,15 +53,19 @@ mod scoped;
 mod sys;
 mod target;
 mod uri;
+mod walk;
 
 pub use builder::RootSetBuilder;
 pub use error::{Error, ErrorKind, Operation};
+pub use hardening::{HardLinks, MountPoints, Symlinks};
+pub use mutate::Overwrite;
 pub use options::{Create, OpenOptions};
 pub use read_dir::{DirEntry, FileType, ReadDir};
 pub use root::{Root, RootId};
 pub use root_set::{Rejected, RootSet};
 pub use scoped::ScopedPath;
 pub use target::Target;
+pub use walk::{Walk, WalkEntry, WalkLimits};
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

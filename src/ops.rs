@@ -1,77 +1,96 @@
-//! The operations beneath one root's directory handle. Callers have already
-//! chosen the root; everything here is relative to `root.dir`, so the kernel
-//! (or cap-std's fallback) guarantees the result lies beneath it.
+//! The reading operations beneath one root's directory handle. The root is
+//! already chosen ([`Selected`]); everything here is relative to its
+//! directory, so the kernel (or cap-std's fallback) guarantees the result
+//! lies beneath it.
 
 use std::fs::{File, Metadata};
 
+use crate::hardening::HardLinks;
 use crate::read_dir::ReadDir;
 use crate::root::Root;
 use crate::scoped::ScopedPath;
-use crate::sys::{self, Access, How, Kind};
+use crate::sys::{self, How, Kind};
+use crate::target::Selected;
+use crate::walk::{Walk, WalkLimits};
 use crate::{Error, ErrorKind, Operation};
 
-/// Opens a regular file beneath `root` as `how` says.
-pub(crate) fn open_file(
-    root: &Root,
-    rel: &str,
-    how: &How,
-    op: Operation,
-    input: &str,
-) -> Result<File, Error> {
-    let file = sys::open_beneath(&root.dir, rel, how).map_err(|e| Error::from_os(e, op, input))?;
-    match sys::kind_of(&file).map_err(|e| Error::from_os(e, op, input))? {
+/// Opens `rel` beneath the selected root, adding the root's hardening.
+pub(crate) fn open_raw(sel: &Selected, rel: &str, how: How, op: Operation) -> Result<File, Error> {
+    let how = How {
+        hardening: sel.root.hardening,
+        ..how
+    };
+    sys::open_beneath(&sel.root.dir, rel, &how).map_err(|e| Error::from_os(e, op, sel.input))
+}
+
+/// Opens a regular file as `how` says.
+pub(crate) fn open_file(sel: &Selected, how: &How, op: Operation) -> Result<File, Error> {
+    let refuse_links = how.writes() && sel.root.hardening.hard_links == HardLinks::RefuseWrites;
+    // Truncate only once the link count has been checked.
+    let open_how = How {
+        truncate: how.truncate && !refuse_links,
+        ..*how
+    };
+    let fail = |e| Error::from_os(e, op, sel.input);
+    let file = open_raw(sel, sel.rel(), open_how, op)?;
+    match sys::kind_of(&file).map_err(fail)? {
         Kind::File => {}
         Kind::Dir => {
             return Err(
-                Error::new(ErrorKind::NotARegularFile, op, input).with_detail("is a directory")
+                Error::new(ErrorKind::NotARegularFile, op, sel.input).with_detail("is a directory")
             );
         }
-        Kind::Special => return Err(Error::new(ErrorKind::NotARegularFile, op, input)),
+        Kind::Special => return Err(Error::new(ErrorKind::NotARegularFile, op, sel.input)),
     }
-    sys::clear_nonblock(&file, how).map_err(|e| Error::from_os(e, op, input))?;
+    if refuse_links {
+        if sys::link_count(&file).map_err(fail)? > 1 {
+            return Err(Error::new(ErrorKind::OutsideRoots, op, sel.input)
+                .with_detail("the file has more than one hard link"));
+        }
+        if how.truncate {
+            file.set_len(0).map_err(fail)?;
+        }
+    }
+    sys::clear_nonblock(&file, how).map_err(fail)?;
     Ok(file)
 }
 
-/// Opens a directory beneath `root` for listing.
-pub(crate) fn read_dir(root: &Root, rel: &str, input: &str) -> Result<ReadDir, Error> {
+/// Opens a directory for listing.
+pub(crate) fn read_dir(sel: &Selected) -> Result<ReadDir, Error> {
+    let op = Operation::ReadDir;
     let how = How {
         directory: true,
         ..How::default()
     };
-    let op = Operation::ReadDir;
-    let file = sys::open_beneath(&root.dir, rel, &how).map_err(|e| Error::from_os(e, op, input))?;
-    ReadDir::new(file).map_err(|e| Error::from_os(e, op, input))
+    let file = open_raw(sel, sel.rel(), how, op)?;
+    ReadDir::new(file).map_err(|e| Error::from_os(e, op, sel.input))
 }
 
-/// Metadata of the object beneath `root`, following symlinks.
-pub(crate) fn metadata(root: &Root, rel: &str, input: &str) -> Result<Metadata, Error> {
-    let how = How {
-        access: Access::Path,
-        ..How::default()
-    };
+/// Metadata of the object, following symlinks beneath the root.
+pub(crate) fn metadata(sel: &Selected) -> Result<Metadata, Error> {
     let op = Operation::Metadata;
-    sys::open_beneath(&root.dir, rel, &how)
-        .and_then(|file| file.metadata())
-        .map_err(|e| Error::from_os(e, op, input))
+    let file = open_raw(sel, sel.rel(), How::location(false, Default::default()), op)?;
+    file.metadata()
+        .map_err(|e| Error::from_os(e, op, sel.input))
 }
 
-/// The physical location of `rel` beneath `root`. A missing target resolves
+/// The physical location beneath the root. A missing target resolves
 /// through its deepest existing ancestor; the missing tail must be plain
 /// names. A dangling symlink resolves to the link itself.
-pub(crate) fn resolve(root: &Root, rel: &str, input: &str) -> Result<ScopedPath, Error> {
+pub(crate) fn resolve(sel: &Selected) -> Result<ScopedPath, Error> {
     let op = Operation::Resolve;
-    let fail = |e| Error::from_os(e, op, input);
+    let rel = sel.rel();
     let mut existing = rel;
     let mut tail: Vec<&str> = Vec::new();
     let located = loop {
         let path = if existing.is_empty() { "." } else { existing };
-        match locate(root, path, tail.is_empty()) {
+        match locate(sel, path, tail.is_empty()) {
             Ok(found) => break found,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !existing.is_empty() => {
+            Err(e) if e.kind() == ErrorKind::NotFound && !existing.is_empty() => {
                 let trimmed = existing.trim_end_matches('/');
                 let (parent, name) = trimmed.rsplit_once('/').unwrap_or(("", trimmed));
                 if matches!(name, "." | "..") {
-                    return Err(Error::new(ErrorKind::NotFound, op, input)
+                    return Err(Error::new(ErrorKind::NotFound, op, sel.input)
                         .with_detail("a missing path may not continue with '.' or '..'"));
                 }
                 if !name.is_empty() {
@@ -79,41 +98,47 @@ pub(crate) fn resolve(root: &Root, rel: &str, input: &str) -> Result<ScopedPath,
                 }
                 existing = parent;
             }
-            Err(e) => return Err(fail(e)),
+            Err(e) => return Err(e),
         }
     };
-    let mut physical = physical_rel(root, &located, input)?;
+    let mut physical = physical_rel(sel.root, &located, op, sel.input)?;
     for name in tail.iter().rev() {
         if !physical.is_empty() {
             physical.push('/');
         }
         physical.push_str(name);
     }
-    Ok(ScopedPath::new(root.id, root.path.clone(), physical))
+    Ok(ScopedPath::new(
+        sel.root.id,
+        sel.root.path.clone(),
+        physical,
+    ))
 }
 
 /// Opens `path` as a location handle; when `last` is set and the target is
 /// missing, falls back to the name itself (a dangling symlink).
-fn locate(root: &Root, path: &str, last: bool) -> std::io::Result<File> {
-    let how = How {
-        access: Access::Path,
-        ..How::default()
-    };
-    match sys::open_beneath(&root.dir, path, &how) {
-        Err(e) if last && e.kind() == std::io::ErrorKind::NotFound => {
+fn locate(sel: &Selected, path: &str, last: bool) -> Result<File, Error> {
+    let op = Operation::Resolve;
+    let how = How::location(false, Default::default());
+    match open_raw(sel, path, how, op) {
+        Err(e) if last && e.kind() == ErrorKind::NotFound => {
             let link = How {
                 nofollow: true,
                 ..how
             };
-            sys::open_beneath(&root.dir, path, &link).map_err(|_| e)
+            open_raw(sel, path, link, op).map_err(|_| e)
         }
         result => result,
     }
 }
 
 /// The path of an open location relative to the root's physical path.
-fn physical_rel(root: &Root, located: &File, input: &str) -> Result<String, Error> {
-    let op = Operation::Resolve;
+pub(crate) fn physical_rel(
+    root: &Root,
+    located: &File,
+    op: Operation,
+    input: &str,
+) -> Result<String, Error> {
     let path = sys::fd_path(located).map_err(|e| Error::from_os(e, op, input))?;
     let Ok(rel) = path.strip_prefix(&root.resolved) else {
         return Err(Error::new(ErrorKind::RootGone, op, input)
@@ -122,4 +147,21 @@ fn physical_rel(root: &Root, located: &File, input: &str) -> Result<String, Erro
     rel.to_str()
         .map(str::to_owned)
         .ok_or_else(|| Error::new(ErrorKind::Io, op, input).with_detail("path is not UTF-8"))
+}
+
+/// Starts a walk at the selected directory.
+pub(crate) fn walk(sel: &Selected, limits: WalkLimits) -> Result<Walk, Error> {
+    let op = Operation::Walk;
+    let how = How {
+        directory: true,
+        ..How::default()
+    };
+    let start = open_raw(sel, sel.rel(), how, op)?;
+    let prefix = physical_rel(sel.root, &start, op, sel.input)?;
+    Walk::new(
+        sel.root,
+        cap_std::fs::Dir::from_std_file(start),
+        prefix,
+        limits,
+    )
 }

@@ -64,16 +64,24 @@ impl OpenOptions {
         self
     }
 
-    /// Truncate to zero length on open (needs write access).
+    /// Truncate to zero length on open (implies write access).
     pub fn truncate(mut self, truncate: bool) -> Self {
         self.truncate = truncate;
         self
     }
 
-    /// Whether the open may create the file.
+    /// Whether the open may create the file (creating implies write
+    /// access).
     pub fn create(mut self, create: Create) -> Self {
         self.create = create;
         self
+    }
+
+    pub(crate) fn operation(&self) -> crate::Operation {
+        match self.create {
+            Create::No => crate::Operation::Open,
+            Create::New | Create::OrOpen => crate::Operation::Create,
+        }
     }
 
     pub(crate) fn how(&self) -> How {

@@ -31,6 +31,23 @@ pub struct DirEntry {
 }
 
 impl DirEntry {
+    pub(crate) fn from_cap(entry: cap_std::fs::DirEntry) -> io::Result<Self> {
+        let file_type = entry.file_type()?;
+        let file_type = if file_type.is_file() {
+            FileType::File
+        } else if file_type.is_dir() {
+            FileType::Dir
+        } else if file_type.is_symlink() {
+            FileType::Symlink
+        } else {
+            FileType::Other
+        };
+        Ok(Self {
+            name: entry.file_name(),
+            file_type,
+        })
+    }
+
     /// The entry's name within its directory.
     pub fn name(&self) -> &std::ffi::OsStr {
         &self.name
@@ -61,22 +78,7 @@ impl Iterator for ReadDir {
         let entry = self.inner.next()?;
         Some(
             entry
-                .and_then(|entry| {
-                    let file_type = entry.file_type()?;
-                    let file_type = if file_type.is_file() {
-                        FileType::File
-                    } else if file_type.is_dir() {
-                        FileType::Dir
-                    } else if file_type.is_symlink() {
-                        FileType::Symlink
-                    } else {
-                        FileType::Other
-                    };
-                    Ok(DirEntry {
-                        name: entry.file_name(),
-                        file_type,
-                    })
-                })
+                .and_then(DirEntry::from_cap)
                 .map_err(|e| Error::from_os(e, Operation::ReadDir, "<entry>")),
         )
     }

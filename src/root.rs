@@ -1,12 +1,19 @@
 //! One accepted root: its forms, its identity and its directory handle.
 
 use std::fmt;
+use std::fs::{File, Metadata};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use cap_std::fs::Dir;
 
+use crate::hardening::Hardening;
+use crate::options::{Create, OpenOptions};
+use crate::read_dir::ReadDir;
+use crate::scoped::ScopedPath;
 use crate::sys::Identity;
+use crate::target::Selected;
+use crate::{Error, ops};
 
 /// The identity of a root: the directory (device and inode) its path named
 /// when the set was built. Two roots naming the same directory share it, and
@@ -33,6 +40,7 @@ pub struct Root {
     pub(crate) path: Arc<str>,
     pub(crate) resolved: PathBuf,
     pub(crate) dir: Dir,
+    pub(crate) hardening: Hardening,
 }
 
 impl Root {
@@ -59,6 +67,66 @@ impl Root {
     /// The root's physical path when the set was built (symlinks resolved).
     pub fn resolved_path(&self) -> &Path {
         &self.resolved
+    }
+
+    /// Opens `rel` (relative to this root) read-only; see
+    /// [`RootSet::open`](crate::RootSet::open).
+    ///
+    /// # Errors
+    ///
+    /// As `RootSet::open`; an absolute `rel` or one leaving the root is
+    /// `outside_roots`.
+    pub fn open(&self, rel: &str) -> Result<File, Error> {
+        self.open_with(rel, OpenOptions::new())
+    }
+
+    /// Creates the new file `rel`; see
+    /// [`RootSet::create_new`](crate::RootSet::create_new).
+    ///
+    /// # Errors
+    ///
+    /// As `RootSet::create_new`.
+    pub fn create_new(&self, rel: &str) -> Result<File, Error> {
+        self.open_with(rel, OpenOptions::new().read(false).create(Create::New))
+    }
+
+    /// Opens `rel` with `options`; see
+    /// [`RootSet::open_with`](crate::RootSet::open_with).
+    ///
+    /// # Errors
+    ///
+    /// As `RootSet::open_with`.
+    pub fn open_with(&self, rel: &str, options: OpenOptions) -> Result<File, Error> {
+        let op = options.operation();
+        ops::open_file(&Selected::relative(self, rel), &options.how(), op)
+    }
+
+    /// Lists the directory `rel`; see
+    /// [`RootSet::read_dir`](crate::RootSet::read_dir).
+    ///
+    /// # Errors
+    ///
+    /// As `RootSet::read_dir`.
+    pub fn read_dir(&self, rel: &str) -> Result<ReadDir, Error> {
+        ops::read_dir(&Selected::relative(self, rel))
+    }
+
+    /// Metadata of `rel`; see [`RootSet::metadata`](crate::RootSet::metadata).
+    ///
+    /// # Errors
+    ///
+    /// As `RootSet::metadata`.
+    pub fn metadata(&self, rel: &str) -> Result<Metadata, Error> {
+        ops::metadata(&Selected::relative(self, rel))
+    }
+
+    /// Resolves `rel`; see [`RootSet::resolve`](crate::RootSet::resolve).
+    ///
+    /// # Errors
+    ///
+    /// As `RootSet::resolve`.
+    pub fn resolve(&self, rel: &str) -> Result<ScopedPath, Error> {
+        ops::resolve(&Selected::relative(self, rel))
     }
 }
 

@@ -6,13 +6,14 @@ use std::fs::{File, Metadata};
 
 use crate::builder::RootSetBuilder;
 use crate::lookup::PathIndex;
+use crate::mutate::{self, Overwrite};
 use crate::options::{Create, OpenOptions};
 use crate::read_dir::ReadDir;
 use crate::root::{Root, RootId};
 use crate::scoped::ScopedPath;
-use crate::sys::How;
 use crate::target::Target;
-use crate::{Error, ErrorKind, Operation, ops};
+use crate::walk::{Walk, WalkLimits};
+use crate::{Error, ErrorKind, Operation, atomic, ops};
 
 /// The roots a client consented to, each open and pinned; immutable.
 ///
@@ -205,14 +206,9 @@ impl RootSet {
         target: &T,
         options: OpenOptions,
     ) -> Result<File, Error> {
-        let how: How = options.how();
-        let op = if options.how().create == Create::No {
-            Operation::Open
-        } else {
-            Operation::Create
-        };
-        let selected = target.select(self, op)?;
-        ops::open_file(selected.root, selected.rel(), &how, op, &target.as_input())
+        let how = options.how();
+        let op = options.operation();
+        ops::open_file(&target.select(self, op)?, &how, op)
     }
 
     /// Lists a directory (following a symlink that stays inside the root).
@@ -221,8 +217,7 @@ impl RootSet {
     ///
     /// As [`open`](Self::open); `not_a_directory` for a file.
     pub fn read_dir<T: Target + ?Sized>(&self, target: &T) -> Result<ReadDir, Error> {
-        let selected = target.select(self, Operation::ReadDir)?;
-        ops::read_dir(selected.root, selected.rel(), &target.as_input())
+        ops::read_dir(&target.select(self, Operation::ReadDir)?)
     }
 
     /// Metadata of a file or directory, following symlinks beneath the root.
@@ -231,8 +226,7 @@ impl RootSet {
     ///
     /// As [`open`](Self::open).
     pub fn metadata<T: Target + ?Sized>(&self, target: &T) -> Result<Metadata, Error> {
-        let selected = target.select(self, Operation::Metadata)?;
-        ops::metadata(selected.root, selected.rel(), &target.as_input())
+        ops::metadata(&target.select(self, Operation::Metadata)?)
     }
 
     /// The root and physical path below it that `target` names now; a
@@ -247,7 +241,115 @@ impl RootSet {
     /// Linux reads the physical path from `/proc/self/fd`; elsewhere this
     /// fails with `io` (unsupported).
     pub fn resolve<T: Target + ?Sized>(&self, target: &T) -> Result<ScopedPath, Error> {
-        let selected = target.select(self, Operation::Resolve)?;
-        ops::resolve(selected.root, selected.rel(), &target.as_input())
+        ops::resolve(&target.select(self, Operation::Resolve)?)
+    }
+
+    /// Creates a directory; its parent must exist.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open), plus `already_exists`.
+    pub fn create_dir<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
+        mutate::create_dir(&target.select(self, Operation::CreateDir)?)
+    }
+
+    /// Creates a directory and its missing ancestors, each beneath the root;
+    /// a component that is a symlink is refused, even one inside the root.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open); `not_a_directory` for a symlinked component.
+    pub fn create_dir_all<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
+        mutate::create_dir_all(&target.select(self, Operation::CreateDir)?)
+    }
+
+    /// Removes a file, or a symlink itself (never its target).
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open); `not_a_regular_file` for a directory.
+    pub fn remove_file<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
+        mutate::remove_file(&target.select(self, Operation::Remove)?)
+    }
+
+    /// Removes an empty directory (never a root itself).
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open); `io` for a non-empty directory.
+    pub fn remove_dir<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
+        mutate::remove_dir(&target.select(self, Operation::Remove)?)
+    }
+
+    /// Renames `from` to `to`, refusing to replace an existing `to`
+    /// atomically (`RENAME_NOREPLACE`). Both must lie beneath roots; two
+    /// roots work when they share a file system.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open), plus `already_exists`; `io` across file
+    /// systems.
+    pub fn rename<F, T>(&self, from: &F, to: &T) -> Result<(), Error>
+    where
+        F: Target + ?Sized,
+        T: Target + ?Sized,
+    {
+        self.rename_with(from, to, Overwrite::Refuse)
+    }
+
+    /// [`rename`](Self::rename), choosing whether to replace `to`.
+    ///
+    /// # Errors
+    ///
+    /// As [`rename`](Self::rename).
+    pub fn rename_with<F, T>(&self, from: &F, to: &T, overwrite: Overwrite) -> Result<(), Error>
+    where
+        F: Target + ?Sized,
+        T: Target + ?Sized,
+    {
+        let from = from.select(self, Operation::Rename)?;
+        let to = to.select(self, Operation::Rename)?;
+        mutate::rename(&from, &to, overwrite)
+    }
+
+    /// Replaces a file's content with `data` so that a concurrent reader
+    /// sees the old or the new content, never a mix: a temporary file beside
+    /// the target is written, synced and renamed over it. A symlink at the
+    /// name is refused; the replaced file's permission bits are kept.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open).
+    pub fn write_atomic<T: Target + ?Sized>(&self, target: &T, data: &[u8]) -> Result<(), Error> {
+        atomic::write_atomic(&target.select(self, Operation::WriteAtomic)?, data)
+    }
+
+    /// Copies the regular file `from` to the new name `to` (published
+    /// atomically, never replacing); returns the bytes copied.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open), plus `already_exists`.
+    pub fn copy<F, T>(&self, from: &F, to: &T) -> Result<u64, Error>
+    where
+        F: Target + ?Sized,
+        T: Target + ?Sized,
+    {
+        let from = from.select(self, Operation::Copy)?;
+        let to = to.select(self, Operation::Copy)?;
+        atomic::copy(&from, &to)
+    }
+
+    /// Walks the directory `target` depth-first within `limits`, through
+    /// directory handles, without following symlinks; entries are named
+    /// relative to their root.
+    ///
+    /// # Errors
+    ///
+    /// As [`read_dir`](Self::read_dir) for the start; the iterator yields
+    /// errors for directories it cannot enter.
+    pub fn walk<T: Target + ?Sized>(&self, target: &T, limits: WalkLimits) -> Result<Walk, Error> {
+        let sel = target.select(self, Operation::Walk)?;
+        ops::walk(&sel, limits)
     }
 }

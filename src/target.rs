@@ -15,10 +15,6 @@ pub trait Target: sealed::Sealed {
     /// Picks the root and the path beneath it.
     #[doc(hidden)]
     fn select<'s>(&'s self, set: &'s RootSet, op: Operation) -> Result<Selected<'s>, Error>;
-
-    /// The input as the caller gave it, for error messages.
-    #[doc(hidden)]
-    fn as_input(&self) -> Cow<'_, str>;
 }
 
 /// A root and the path below it, as the kernel will see it.
@@ -28,9 +24,21 @@ pub struct Selected<'s> {
     pub(crate) root: &'s Root,
     path: Cow<'s, str>,
     rel_start: usize,
+    /// The input as the caller gave it, for error messages.
+    pub(crate) input: &'s str,
 }
 
-impl Selected<'_> {
+impl<'s> Selected<'s> {
+    /// `rel` beneath `root`, as given (for a root's own relative operations).
+    pub(crate) fn relative(root: &'s Root, rel: &'s str) -> Self {
+        Self {
+            root,
+            path: Cow::Borrowed(rel),
+            rel_start: 0,
+            input: rel,
+        }
+    }
+
     /// The path beneath the root: `.` for the root itself, never absolute.
     pub(crate) fn rel(&self) -> &str {
         relative(&self.path[self.rel_start..])
@@ -59,11 +67,8 @@ impl Target for str {
             root: &set.roots()[index],
             path,
             rel_start,
+            input: self,
         })
-    }
-
-    fn as_input(&self) -> Cow<'_, str> {
-        Cow::Borrowed(self)
     }
 }
 
@@ -71,36 +76,20 @@ impl Target for String {
     fn select<'s>(&'s self, set: &'s RootSet, op: Operation) -> Result<Selected<'s>, Error> {
         self.as_str().select(set, op)
     }
-
-    fn as_input(&self) -> Cow<'_, str> {
-        Cow::Borrowed(self)
-    }
 }
 
 impl Target for ScopedPath {
     fn select<'s>(&'s self, set: &'s RootSet, op: Operation) -> Result<Selected<'s>, Error> {
         let root = set
             .root_by_id(self.root())
-            .ok_or_else(|| Error::new(ErrorKind::OutsideRoots, op, &self.to_string()))?;
-        Ok(Selected {
-            root,
-            path: Cow::Borrowed(self.rel()),
-            rel_start: 0,
-        })
-    }
-
-    fn as_input(&self) -> Cow<'_, str> {
-        Cow::Owned(self.to_string())
+            .ok_or_else(|| Error::new(ErrorKind::OutsideRoots, op, self.rel()))?;
+        Ok(Selected::relative(root, self.rel()))
     }
 }
 
 impl<T: Target + ?Sized> Target for &T {
     fn select<'s>(&'s self, set: &'s RootSet, op: Operation) -> Result<Selected<'s>, Error> {
         (**self).select(set, op)
-    }
-
-    fn as_input(&self) -> Cow<'_, str> {
-        (**self).as_input()
     }
 }
 

@@ -10,6 +10,7 @@ use rustix::fs::{Mode, OFlags, ResolveFlags, openat2};
 use rustix::io::Errno;
 
 use super::{Access, How, portable};
+use crate::hardening::{MountPoints, Symlinks};
 use crate::options::Create;
 
 /// How many times to retry `openat2` when it reports `EAGAIN` (a concurrent
@@ -22,7 +23,13 @@ const EAGAIN_RETRIES: usize = 32;
 /// clears it once the file is known to be regular.
 pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> {
     let oflags = oflags(how);
-    let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
+    let mut resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
+    if how.hardening.symlinks == Symlinks::Refuse {
+        resolve |= ResolveFlags::NO_SYMLINKS;
+    }
+    if how.hardening.mount_points == MountPoints::Refuse {
+        resolve |= ResolveFlags::NO_XDEV;
+    }
     // openat2 refuses a mode without O_CREAT (EINVAL).
     let mode = match how.create {
         Create::No => Mode::empty(),

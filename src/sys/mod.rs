@@ -16,7 +16,16 @@ use crate::ErrorKind;
 
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(not(unix))]
+mod other;
 mod portable;
+#[cfg(unix)]
+mod unix;
+
+#[cfg(not(unix))]
+pub(crate) use other::{link_count, lstat_at, mkdir_at, rename_at, set_mode, unlink_at};
+#[cfg(unix)]
+pub(crate) use unix::{link_count, lstat_at, mkdir_at, rename_at, set_mode, unlink_at};
 
 #[cfg(target_os = "linux")]
 pub(crate) use linux::{fd_path, open_beneath};
@@ -24,6 +33,7 @@ pub(crate) use portable::{Identity, Kind, clear_nonblock, identity, kind_of};
 #[cfg(not(target_os = "linux"))]
 pub(crate) use portable::{fd_path, open_beneath};
 
+use crate::hardening::Hardening;
 use crate::options::Create;
 
 /// What a single open asks of the kernel.
@@ -37,6 +47,8 @@ pub(crate) struct How {
     pub(crate) directory: bool,
     /// Do not follow a symlink in the last component (`O_NOFOLLOW`).
     pub(crate) nofollow: bool,
+    /// The root set's opt-in resolution restrictions.
+    pub(crate) hardening: Hardening,
 }
 
 /// The access mode of an open.
@@ -53,6 +65,16 @@ pub(crate) enum Access {
 impl How {
     pub(crate) fn writes(&self) -> bool {
         matches!(self.access, Access::Write | Access::ReadWrite) || self.append
+    }
+
+    /// A location-only open (`O_PATH`), of a directory when `directory`.
+    pub(crate) fn location(directory: bool, hardening: Hardening) -> Self {
+        Self {
+            access: Access::Path,
+            directory,
+            hardening,
+            ..Self::default()
+        }
     }
 }
 

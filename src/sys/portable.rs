@@ -14,7 +14,16 @@ use crate::ErrorKind;
 use crate::options::Create;
 
 /// Opens `rel` beneath `dir` through cap-std.
+///
+/// The opt-in hardening of [`Hardening`](crate::hardening::Hardening) needs
+/// `openat2`; without it the open fails rather than run weaker.
 pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> {
+    if how.hardening.needs_openat2() {
+        return Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "refusing symlinks or mount crossings needs openat2 (Linux 5.6+)",
+        ));
+    }
     let mut options = OpenOptions::new();
     options
         .read(matches!(

@@ -1,0 +1,81 @@
+//! Unix: the `*at` calls that act on one name in an already-open directory.
+//! The directory was opened beneath a root, and a single plain name cannot
+//! lead out of it.
+
+use std::fs::File;
+use std::io;
+use std::os::fd::AsFd;
+
+use rustix::fs::{AtFlags, FileType, Mode};
+
+use super::Kind;
+
+pub(crate) fn mkdir_at(dir: &impl AsFd, name: &str) -> io::Result<()> {
+    rustix::fs::mkdirat(dir, name, Mode::from_raw_mode(0o777)).map_err(Into::into)
+}
+
+pub(crate) fn unlink_at(dir: &impl AsFd, name: &str, kind: Kind) -> io::Result<()> {
+    let flags = if kind == Kind::Dir {
+        AtFlags::REMOVEDIR
+    } else {
+        AtFlags::empty()
+    };
+    rustix::fs::unlinkat(dir, name, flags).map_err(Into::into)
+}
+
+/// Renames `from_dir/from` to `to_dir/to`; with `replace` false the kernel
+/// refuses an existing destination (`RENAME_NOREPLACE`), atomically.
+pub(crate) fn rename_at(
+    from_dir: &impl AsFd,
+    from: &str,
+    to_dir: &impl AsFd,
+    to: &str,
+    replace: bool,
+) -> io::Result<()> {
+    if replace {
+        return rustix::fs::renameat(from_dir, from, to_dir, to).map_err(Into::into);
+    }
+    no_replace(from_dir, from, to_dir, to)
+}
+
+#[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
+fn no_replace(from_dir: &impl AsFd, from: &str, to_dir: &impl AsFd, to: &str) -> io::Result<()> {
+    use rustix::fs::RenameFlags;
+    rustix::fs::renameat_with(from_dir, from, to_dir, to, RenameFlags::NOREPLACE)
+        .map_err(Into::into)
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
+fn no_replace(_: &impl AsFd, _: &str, _: &impl AsFd, _: &str) -> io::Result<()> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "an atomic no-replace rename is not available on this platform",
+    ))
+}
+
+/// The kind and permission bits of `dir/name`, without following a symlink
+/// (`None` when the name does not exist).
+pub(crate) fn lstat_at(dir: &impl AsFd, name: &str) -> io::Result<Option<(Kind, u32, bool)>> {
+    match rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(stat) => {
+            let file_type = FileType::from_raw_mode(stat.st_mode);
+            let kind = match file_type {
+                FileType::RegularFile => Kind::File,
+                FileType::Directory => Kind::Dir,
+                _ => Kind::Special,
+            };
+            let is_link = file_type == FileType::Symlink;
+            Ok(Some((kind, stat.st_mode & 0o7777, is_link)))
+        }
+        Err(rustix::io::Errno::NOENT) => Ok(None),
+        Err(errno) => Err(errno.into()),
+    }
+}
+
+pub(crate) fn set_mode(file: &File, mode: u32) -> io::Result<()> {
+    rustix::fs::fchmod(file, Mode::from_raw_mode(mode)).map_err(Into::into)
+}
+
+pub(crate) fn link_count(file: &File) -> io::Result<u64> {
+    Ok(rustix::fs::fstat(file)?.st_nlink as u64)
+}

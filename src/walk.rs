@@ -1,0 +1,176 @@
+//! [`Walk`]: a bounded recursive listing through directory handles. Each
+//! directory is opened beneath its parent's handle with `O_NOFOLLOW`, so the
+//! walk never re-resolves a path and never follows a symlink.
+
+use std::fmt;
+use std::sync::Arc;
+
+use cap_std::fs::Dir;
+
+use crate::hardening::Hardening;
+use crate::read_dir::{DirEntry, FileType};
+use crate::root::{Root, RootId};
+use crate::scoped::ScopedPath;
+use crate::sys::{self, How};
+use crate::{Error, Operation};
+
+/// Limits for [`RootSet::walk`](crate::RootSet::walk).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WalkLimits {
+    /// Directories below the start are entered down to this depth: 1 lists
+    /// the start's entries only.
+    pub max_depth: usize,
+    /// The walk stops after this many entries.
+    pub max_entries: usize,
+}
+
+/// One entry found by a walk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WalkEntry {
+    path: ScopedPath,
+    file_type: FileType,
+    depth: usize,
+}
+
+impl WalkEntry {
+    /// The entry's location, relative to its root.
+    pub fn path(&self) -> &ScopedPath {
+        &self.path
+    }
+
+    /// The entry's type (symlinks are reported, not followed).
+    pub fn file_type(&self) -> FileType {
+        self.file_type
+    }
+
+    /// 1 for the start's own entries, 2 for theirs, and so on.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+}
+
+/// A depth-first walk; yields entries and per-directory errors.
+pub struct Walk {
+    root: RootId,
+    root_path: Arc<str>,
+    hardening: Hardening,
+    limits: WalkLimits,
+    stack: Vec<Level>,
+    yielded: usize,
+    truncated: bool,
+}
+
+struct Level {
+    dir: Dir,
+    entries: cap_std::fs::ReadDir,
+    prefix: String,
+    depth: usize,
+}
+
+impl Walk {
+    pub(crate) fn new(
+        root: &Root,
+        start: Dir,
+        prefix: String,
+        limits: WalkLimits,
+    ) -> Result<Self, Error> {
+        let mut walk = Self {
+            root: root.id,
+            root_path: root.path.clone(),
+            hardening: root.hardening,
+            limits,
+            stack: Vec::new(),
+            yielded: 0,
+            truncated: false,
+        };
+        walk.push(start, prefix, 1)
+            .map_err(|e| Error::from_os(e, Operation::Walk, "<start>"))?;
+        Ok(walk)
+    }
+
+    /// Whether the walk stopped at `max_entries` with entries left unseen.
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+
+    fn push(&mut self, dir: Dir, prefix: String, depth: usize) -> std::io::Result<()> {
+        let entries = dir.entries()?;
+        self.stack.push(Level {
+            dir,
+            entries,
+            prefix,
+            depth,
+        });
+        Ok(())
+    }
+
+    fn join(prefix: &str, name: &str) -> String {
+        if prefix.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{prefix}/{name}")
+        }
+    }
+}
+
+impl Iterator for Walk {
+    type Item = Result<WalkEntry, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let level = self.stack.last_mut()?;
+            let Some(entry) = level.entries.next() else {
+                self.stack.pop();
+                continue;
+            };
+            if self.yielded == self.limits.max_entries {
+                self.truncated = true;
+                self.stack.clear();
+                return None;
+            }
+            let depth = level.depth;
+            let entry = match entry.and_then(DirEntry::from_cap) {
+                Ok(entry) => entry,
+                Err(e) => return Some(Err(Error::from_os(e, Operation::Walk, &level.prefix))),
+            };
+            let Some(name) = entry.name().to_str() else {
+                continue; // a name that cannot be reported as UTF-8 is skipped
+            };
+            let rel = Self::join(&level.prefix, name);
+            if entry.file_type() == FileType::Dir && depth < self.limits.max_depth {
+                let how = How {
+                    directory: true,
+                    nofollow: true,
+                    hardening: self.hardening,
+                    ..How::default()
+                };
+                match sys::open_beneath(&level.dir, name, &how) {
+                    Ok(file) => {
+                        if let Err(e) = self.push(Dir::from_std_file(file), rel.clone(), depth + 1)
+                        {
+                            return Some(Err(Error::from_os(e, Operation::Walk, &rel)));
+                        }
+                    }
+                    Err(e) => return Some(Err(Error::from_os(e, Operation::Walk, &rel))),
+                }
+            }
+            self.yielded += 1;
+            let path = ScopedPath::new(self.root, self.root_path.clone(), rel);
+            return Some(Ok(WalkEntry {
+                path,
+                file_type: entry.file_type(),
+                depth,
+            }));
+        }
+    }
+}
+
+impl fmt::Debug for Walk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Walk")
+            .field("root", &self.root)
+            .field("limits", &self.limits)
+            .field("yielded", &self.yielded)
+            .finish_non_exhaustive()
+    }
+}
