@@ -1,0 +1,200 @@
+//! Every corpus input through every file operation, not only the one its row
+//! names. Whatever an operation does, it may change only what lies inside a
+//! root and may never hand out the content of a file outside the roots. The
+//! test prints, per operation, how many inputs were refused and how many
+//! were allowed (and then proven confined).
+
+#![cfg(unix)]
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::Read;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use mcp_roots::{Create, Error, OpenOptions, RootSet, WalkLimits};
+use testkit::{Fixture, corpus};
+
+/// The operations, each given the case's input where it applies.
+const OPS: &[&str] = &[
+    "open",
+    "create_new",
+    "read_dir",
+    "metadata",
+    "resolve",
+    "open_append_or_create",
+    "create_dir",
+    "create_dir_all",
+    "remove_file",
+    "remove_dir",
+    "rename_from",
+    "rename_to",
+    "write_atomic",
+    "copy_from",
+    "copy_to",
+    "walk",
+];
+
+/// What an allowed operation let the caller see.
+enum Seen {
+    Nothing,
+    Content(Vec<u8>),
+    Identity(u64, u64),
+}
+
+fn run(set: &RootSet, op: &str, input: &str, inside: &str) -> Result<Seen, Error> {
+    let read = |mut f: std::fs::File| {
+        let mut content = Vec::new();
+        f.read_to_end(&mut content).expect("read");
+        Seen::Content(content)
+    };
+    Ok(match op {
+        "open" => read(set.open(input)?),
+        "create_new" => {
+            set.create_new(input)?;
+            Seen::Nothing
+        }
+        "read_dir" => {
+            set.read_dir(input)?.for_each(drop);
+            Seen::Nothing
+        }
+        "metadata" => {
+            let meta = set.metadata(input)?;
+            Seen::Identity(meta.dev(), meta.ino())
+        }
+        "resolve" => {
+            set.resolve(input)?;
+            Seen::Nothing
+        }
+        "open_append_or_create" => {
+            let options = OpenOptions::new().append(true).create(Create::OrOpen);
+            read(set.open_with(input, options)?)
+        }
+        "create_dir" => Seen::Nothing.tap(set.create_dir(input))?,
+        "create_dir_all" => Seen::Nothing.tap(set.create_dir_all(input))?,
+        "remove_file" => Seen::Nothing.tap(set.remove_file(input))?,
+        "remove_dir" => Seen::Nothing.tap(set.remove_dir(input))?,
+        "rename_from" => Seen::Nothing.tap(set.rename(input, &format!("{inside}/renamed-here")))?,
+        "rename_to" => {
+            let from = format!("{inside}/rename-source");
+            std::fs::write(&from, "rename source").expect("write the rename source");
+            Seen::Nothing.tap(set.rename(from.as_str(), input))?
+        }
+        "write_atomic" => Seen::Nothing.tap(set.write_atomic(input, b"atomic"))?,
+        "copy_from" => {
+            let to = format!("{inside}/copied-here");
+            set.copy(input, to.as_str())?;
+            Seen::Content(std::fs::read(to).expect("read the copy"))
+        }
+        "copy_to" => {
+            let from = format!("{inside}/copy-source");
+            std::fs::write(&from, "copy source").expect("write the copy source");
+            Seen::Nothing.tap(set.copy(from.as_str(), input).map(drop))?
+        }
+        "walk" => {
+            let limits = WalkLimits {
+                max_depth: 8,
+                max_entries: 1000,
+            };
+            set.walk(input, limits)?.for_each(drop);
+            Seen::Nothing
+        }
+        other => unreachable!("unknown operation {other}"),
+    })
+}
+
+trait Tap: Sized {
+    fn tap(self, result: Result<(), Error>) -> Result<Self, Error> {
+        result.map(|()| self)
+    }
+}
+impl Tap for Seen {}
+
+/// Physical root directories relative to `{T}`.
+fn root_dirs(set: &RootSet, t: &Path) -> Vec<PathBuf> {
+    set.roots()
+        .iter()
+        .filter_map(|r| {
+            r.resolved_path()
+                .strip_prefix(t)
+                .ok()
+                .map(Path::to_path_buf)
+        })
+        .collect()
+}
+
+fn inside(rel: &Path, roots: &[PathBuf]) -> bool {
+    roots.iter().any(|r| rel.starts_with(r) && rel != r)
+}
+
+#[test]
+fn every_operation_stays_inside_for_every_corpus_input() {
+    let cases = corpus::load_shared();
+    let mut counts: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for case in &cases {
+        for &op in OPS {
+            let fx = Fixture::with_setup(&case.setup).expect("fixture");
+            let roots: Vec<String> = case.roots.iter().map(|r| fx.subst(r)).collect();
+            let set = RootSet::from_uris(roots);
+            let Some(first) = set.roots().first() else {
+                continue;
+            };
+            let workspace = first.resolved_path().to_str().expect("utf-8").to_owned();
+            let root_dirs = root_dirs(&set, fx.t_resolved());
+            let before = fx.snapshot();
+            let outside_files: HashSet<(u64, u64)> = before
+                .entries()
+                .keys()
+                .filter(|rel| !inside(rel, &root_dirs))
+                .filter_map(|rel| std::fs::symlink_metadata(fx.t_resolved().join(rel)).ok())
+                .filter(|m| m.is_file() && m.nlink() == 1)
+                .map(|m| (m.dev(), m.ino()))
+                .collect();
+            let outside_content: HashSet<Vec<u8>> = before
+                .entries()
+                .iter()
+                .filter(|(rel, _)| !inside(rel, &root_dirs))
+                .filter_map(|(rel, entry)| match entry {
+                    testkit::fixture::Entry::File(bytes) => {
+                        let meta = std::fs::metadata(fx.t_resolved().join(rel)).ok()?;
+                        (meta.nlink() == 1).then(|| bytes.clone())
+                    }
+                    _ => None,
+                })
+                .collect();
+            let result = run(&set, op, &fx.subst(&case.input), &workspace);
+            let tally = counts.entry(op).or_default();
+            match &result {
+                Err(_) => tally.0 += 1,
+                Ok(_) => tally.1 += 1,
+            }
+            let id = &case.id;
+            match result {
+                Ok(Seen::Content(content)) if outside_content.contains(&content) => {
+                    failures.push(format!("{id} {op}: read the content of a file outside"));
+                }
+                Ok(Seen::Identity(dev, ino)) if outside_files.contains(&(dev, ino)) => {
+                    failures.push(format!("{id} {op}: stat of a file outside"));
+                }
+                _ => {}
+            }
+            let after = fx.snapshot();
+            let (old, new) = (before.entries(), after.entries());
+            for rel in old.keys().chain(new.keys()) {
+                if old.get(rel) != new.get(rel) && !inside(rel, &root_dirs) {
+                    failures.push(format!("{id} {op}: changed outside the roots: {rel:?}"));
+                }
+            }
+        }
+    }
+    eprintln!("operation              refused  allowed (confined)");
+    for (op, (refused, allowed)) in &counts {
+        eprintln!("{op:<22} {refused:>7}  {allowed:>7}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
