@@ -8,7 +8,7 @@ use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
 use crate::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
-use crate::lookup::{PathIndex, clean_key};
+use crate::lookup::clean_key;
 use crate::root::{Root, RootId};
 use crate::root_set::{Rejected, RootSet};
 use crate::{Error, ErrorKind, Operation, input, sys};
@@ -72,28 +72,18 @@ impl RootSetBuilder {
     pub fn build(self) -> RootSet {
         let mut roots = Vec::with_capacity(self.entries.len());
         let mut rejected = Vec::new();
-        let mut index = PathIndex::default();
         for (name, uri) in self.entries {
             match open_root(name.as_deref(), &uri, self.hardening) {
-                Ok((root, keys)) => {
-                    for key in keys.iter().flatten() {
-                        index.insert(key, roots.len());
-                    }
-                    roots.push(root);
-                }
-                Err(error) => rejected.push(Rejected { name, error }),
+                Ok(root) => roots.push(Arc::new(root)),
+                Err(error) => rejected.push(Rejected::new(name.as_deref(), error)),
             }
         }
-        RootSet::new(roots, rejected, index)
+        RootSet::assemble(roots, rejected)
     }
 }
 
 /// Opens one root and returns it with its lookup keys (as given, resolved).
-fn open_root(
-    name: Option<&str>,
-    uri: &str,
-    hardening: Hardening,
-) -> Result<(Root, [Option<String>; 2]), Error> {
+fn open_root(name: Option<&str>, uri: &str, hardening: Hardening) -> Result<Root, Error> {
     let fail = |kind: ErrorKind, detail: &'static str| {
         Error::new(kind, Operation::AddRoot, uri).with_detail(detail)
     };
@@ -107,16 +97,17 @@ fn open_root(
         .clone()
         .unwrap_or_else(|| path_clean::clean(&*path).to_string_lossy().into_owned());
     let resolved_key = resolved.to_str().and_then(clean_key);
-    let root = Root {
+    Ok(Root {
         id,
         name: name.map(Into::into),
         uri: uri.into(),
         path: Arc::from(display),
+        given: (*path).into(),
         resolved,
         dir,
         hardening,
-    };
-    Ok((root, [given_key, resolved_key]))
+        keys: [given_key.map(Into::into), resolved_key.map(Into::into)],
+    })
 }
 
 /// The physical path of an open root directory.

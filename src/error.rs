@@ -298,6 +298,27 @@ impl From<Error> for io::Error {
     }
 }
 
+/// Runs an operation and emits a `tracing` event if it is refused: boundary
+/// and malformed-input refusals at `INFO` (target `mcp_roots::denial`),
+/// other failures at `DEBUG`.
+pub(crate) fn traced<T>(f: impl FnOnce() -> Result<T, Error>) -> Result<T, Error> {
+    f().inspect_err(trace_denial)
+}
+
+/// Emits the `tracing` event for a refusal (see [`traced`]).
+pub(crate) fn trace_denial(err: &Error) {
+    let notable = err.kind.is_boundary()
+        || matches!(
+            err.kind,
+            ErrorKind::InvalidUri | ErrorKind::NotAbsolute | ErrorKind::SymlinkLoop
+        );
+    if notable {
+        tracing::info!(target: "mcp_roots::denial", input = %err.input, reason = err.reason(), op = ?err.op, "denied");
+    } else {
+        tracing::debug!(target: "mcp_roots::denial", input = %err.input, reason = err.reason(), op = ?err.op, "failed");
+    }
+}
+
 /// Maps an OS error to a reason. An escape reported by cap-std's fallback is
 /// a `PermissionDenied` without an OS error code.
 pub(crate) fn classify(err: &io::Error) -> ErrorKind {

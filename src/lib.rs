@@ -39,14 +39,19 @@
 
 mod atomic;
 mod builder;
+mod ceiling;
 mod error;
+mod handle;
 mod hardening;
 mod input;
+mod live;
 mod lookup;
 mod mutate;
 mod ops;
 mod options;
 mod read_dir;
+mod registry;
+mod rescan;
 mod root;
 mod root_set;
 mod scoped;
@@ -57,10 +62,13 @@ mod walk;
 
 pub use builder::RootSetBuilder;
 pub use error::{Error, ErrorKind, Operation};
+pub use handle::TrackedFile;
 pub use hardening::{HardLinks, MountPoints, Symlinks};
+pub use live::{EmptyRoots, RootIdentity, Roots, RootsBuilder, Snapshot};
 pub use mutate::Overwrite;
 pub use options::{Create, OpenOptions};
 pub use read_dir::{DirEntry, FileType, ReadDir};
+pub use rescan::{RescanReport, Revoked};
 pub use root::{Root, RootId};
 pub use root_set::{Rejected, RootSet};
 pub use scoped::ScopedPath;

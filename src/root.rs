@@ -38,9 +38,14 @@ pub struct Root {
     pub(crate) name: Option<Box<str>>,
     pub(crate) uri: Box<str>,
     pub(crate) path: Arc<str>,
+    /// The absolute path the client's URI named, before symlinks.
+    pub(crate) given: Box<str>,
     pub(crate) resolved: PathBuf,
     pub(crate) dir: Dir,
     pub(crate) hardening: Hardening,
+    /// Lookup keys: the as-given path (unless it has `..`) and the resolved
+    /// path, both cleaned.
+    pub(crate) keys: [Option<Box<str>>; 2],
 }
 
 impl Root {
@@ -67,6 +72,27 @@ impl Root {
     /// The root's physical path when the set was built (symlinks resolved).
     pub fn resolved_path(&self) -> &Path {
         &self.resolved
+    }
+
+    /// Whether the root's path (as the client gave it) still names the
+    /// directory pinned when the set was built.
+    pub(crate) fn still_pinned(&self) -> bool {
+        crate::sys::identity_of_path(&self.given).is_ok_and(|id| id == self.id.0)
+    }
+
+    /// This root under another name (for a client root clipped to a ceiling
+    /// directory): shares nothing mutable, duplicates the handle.
+    pub(crate) fn renamed(&self, name: Option<&str>) -> std::io::Result<Self> {
+        Ok(Self {
+            name: name.map(Into::into),
+            dir: self.dir.try_clone()?,
+            uri: self.uri.clone(),
+            path: self.path.clone(),
+            given: self.given.clone(),
+            resolved: self.resolved.clone(),
+            keys: self.keys.clone(),
+            ..*self
+        })
     }
 
     /// Opens `rel` (relative to this root) read-only; see

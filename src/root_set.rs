@@ -3,8 +3,10 @@
 
 use std::collections::HashMap;
 use std::fs::{File, Metadata};
+use std::sync::Arc;
 
 use crate::builder::RootSetBuilder;
+use crate::error::traced;
 use crate::lookup::PathIndex;
 use crate::mutate::{self, Overwrite};
 use crate::options::{Create, OpenOptions};
@@ -46,20 +48,31 @@ use crate::{Error, ErrorKind, Operation, atomic, ops};
 /// ```
 #[derive(Debug)]
 pub struct RootSet {
-    roots: Vec<Root>,
+    roots: Vec<Arc<Root>>,
     rejected: Vec<Rejected>,
     index: PathIndex,
+    /// Resolved paths only: for locating a descriptor's physical path.
+    physical: PathIndex,
+    /// Paths of pinned roots that are gone: selecting one is `root_gone`.
+    gone: PathIndex,
     by_id: HashMap<RootId, usize>,
 }
 
 /// A root that grants nothing, with the reason.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Rejected {
-    pub(crate) name: Option<String>,
-    pub(crate) error: Error,
+    name: Option<Arc<str>>,
+    error: Arc<Error>,
 }
 
 impl Rejected {
+    pub(crate) fn new(name: Option<&str>, error: Error) -> Self {
+        Self {
+            name: name.map(Into::into),
+            error: Arc::new(error),
+        }
+    }
+
     /// The root's URI as the client gave it.
     pub fn uri(&self) -> &str {
         self.error.input()
@@ -87,15 +100,26 @@ impl Rejected {
 }
 
 impl RootSet {
-    pub(crate) fn new(roots: Vec<Root>, rejected: Vec<Rejected>, index: PathIndex) -> Self {
+    /// A set of already-open roots (in the client's order) and rejections.
+    pub(crate) fn assemble(roots: Vec<Arc<Root>>, rejected: Vec<Rejected>) -> Self {
         let mut by_id = HashMap::with_capacity(roots.len());
+        let mut index = PathIndex::default();
+        let mut physical = PathIndex::default();
         for (i, root) in roots.iter().enumerate() {
             by_id.entry(root.id).or_insert(i);
+            for key in root.keys.iter().flatten() {
+                index.insert(key, i);
+            }
+            if let Some(key) = &root.keys[1] {
+                physical.insert(key, i);
+            }
         }
         Self {
             roots,
             rejected,
             index,
+            physical,
+            gone: PathIndex::default(),
             by_id,
         }
     }
@@ -119,13 +143,13 @@ impl RootSet {
     }
 
     /// The accepted roots, in the client's order.
-    pub fn roots(&self) -> &[Root] {
+    pub fn roots(&self) -> &[Arc<Root>] {
         &self.roots
     }
 
     /// The `i`-th accepted root, counting in the client's order.
     pub fn root(&self, i: usize) -> Option<&Root> {
-        self.roots.get(i)
+        self.roots.get(i).map(|r| &**r)
     }
 
     /// The one accepted root the client named `name`.
@@ -136,7 +160,7 @@ impl RootSet {
     pub fn root_named(&self, name: &str) -> Result<&Root, Error> {
         let mut named = self.roots.iter().filter(|r| r.name() == Some(name));
         match (named.next(), named.next()) {
-            (Some(root), None) => Ok(root),
+            (Some(root), None) => Ok(&**root),
             (None, _) => Err(Error::new(ErrorKind::NotFound, Operation::Parse, name)
                 .with_detail("no root bears this name")),
             (Some(_), Some(_)) => Err(Error::new(ErrorKind::NotFound, Operation::Parse, name)
@@ -163,8 +187,30 @@ impl RootSet {
         &self.index
     }
 
+    /// Marks the paths of `gone` roots, so that selecting one reports
+    /// `root_gone` rather than `outside_roots`.
+    pub(crate) fn with_gone<'a>(mut self, gone: impl Iterator<Item = &'a Arc<Root>>) -> Self {
+        for (i, root) in gone.enumerate() {
+            for key in root.keys.iter().flatten() {
+                self.gone.insert(key, i);
+            }
+        }
+        self
+    }
+
+    pub(crate) fn gone_index(&self) -> &PathIndex {
+        &self.gone
+    }
+
+    /// The outermost root whose physical path contains the physical path
+    /// `path` (a descriptor's location), and the rest below it.
+    pub(crate) fn locate_physical<'p>(&self, path: &'p str) -> Option<(&Arc<Root>, &'p str)> {
+        let (i, rest) = self.physical.locate(path)?;
+        Some((&self.roots[i], rest))
+    }
+
     pub(crate) fn root_by_id(&self, id: RootId) -> Option<&Root> {
-        self.by_id.get(&id).map(|&i| &self.roots[i])
+        self.by_id.get(&id).map(|&i| &*self.roots[i])
     }
 
     pub(crate) fn require_roots(&self, op: Operation, input: &str) -> Result<(), Error> {
@@ -206,9 +252,8 @@ impl RootSet {
         target: &T,
         options: OpenOptions,
     ) -> Result<File, Error> {
-        let how = options.how();
         let op = options.operation();
-        ops::open_file(&target.select(self, op)?, &how, op)
+        traced(|| ops::open_file(&target.select(self, op)?, &options.how(), op))
     }
 
     /// Lists a directory (following a symlink that stays inside the root).
@@ -217,7 +262,7 @@ impl RootSet {
     ///
     /// As [`open`](Self::open); `not_a_directory` for a file.
     pub fn read_dir<T: Target + ?Sized>(&self, target: &T) -> Result<ReadDir, Error> {
-        ops::read_dir(&target.select(self, Operation::ReadDir)?)
+        traced(|| ops::read_dir(&target.select(self, Operation::ReadDir)?))
     }
 
     /// Metadata of a file or directory, following symlinks beneath the root.
@@ -226,7 +271,7 @@ impl RootSet {
     ///
     /// As [`open`](Self::open).
     pub fn metadata<T: Target + ?Sized>(&self, target: &T) -> Result<Metadata, Error> {
-        ops::metadata(&target.select(self, Operation::Metadata)?)
+        traced(|| ops::metadata(&target.select(self, Operation::Metadata)?))
     }
 
     /// The root and physical path below it that `target` names now; a
@@ -241,7 +286,7 @@ impl RootSet {
     /// Linux reads the physical path from `/proc/self/fd`; elsewhere this
     /// fails with `io` (unsupported).
     pub fn resolve<T: Target + ?Sized>(&self, target: &T) -> Result<ScopedPath, Error> {
-        ops::resolve(&target.select(self, Operation::Resolve)?)
+        traced(|| ops::resolve(&target.select(self, Operation::Resolve)?))
     }
 
     /// Creates a directory; its parent must exist.
@@ -250,7 +295,7 @@ impl RootSet {
     ///
     /// As [`open`](Self::open), plus `already_exists`.
     pub fn create_dir<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
-        mutate::create_dir(&target.select(self, Operation::CreateDir)?)
+        traced(|| mutate::create_dir(&target.select(self, Operation::CreateDir)?))
     }
 
     /// Creates a directory and its missing ancestors, each beneath the root;
@@ -260,7 +305,7 @@ impl RootSet {
     ///
     /// As [`open`](Self::open); `not_a_directory` for a symlinked component.
     pub fn create_dir_all<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
-        mutate::create_dir_all(&target.select(self, Operation::CreateDir)?)
+        traced(|| mutate::create_dir_all(&target.select(self, Operation::CreateDir)?))
     }
 
     /// Removes a file, or a symlink itself (never its target).
@@ -269,7 +314,7 @@ impl RootSet {
     ///
     /// As [`open`](Self::open); `not_a_regular_file` for a directory.
     pub fn remove_file<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
-        mutate::remove_file(&target.select(self, Operation::Remove)?)
+        traced(|| mutate::remove_file(&target.select(self, Operation::Remove)?))
     }
 
     /// Removes an empty directory (never a root itself).
@@ -278,7 +323,7 @@ impl RootSet {
     ///
     /// As [`open`](Self::open); `io` for a non-empty directory.
     pub fn remove_dir<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
-        mutate::remove_dir(&target.select(self, Operation::Remove)?)
+        traced(|| mutate::remove_dir(&target.select(self, Operation::Remove)?))
     }
 
     /// Renames `from` to `to`, refusing to replace an existing `to`
@@ -307,9 +352,11 @@ impl RootSet {
         F: Target + ?Sized,
         T: Target + ?Sized,
     {
-        let from = from.select(self, Operation::Rename)?;
-        let to = to.select(self, Operation::Rename)?;
-        mutate::rename(&from, &to, overwrite)
+        traced(|| {
+            let from = from.select(self, Operation::Rename)?;
+            let to = to.select(self, Operation::Rename)?;
+            mutate::rename(&from, &to, overwrite)
+        })
     }
 
     /// Replaces a file's content with `data` so that a concurrent reader
@@ -321,7 +368,7 @@ impl RootSet {
     ///
     /// As [`open`](Self::open).
     pub fn write_atomic<T: Target + ?Sized>(&self, target: &T, data: &[u8]) -> Result<(), Error> {
-        atomic::write_atomic(&target.select(self, Operation::WriteAtomic)?, data)
+        traced(|| atomic::write_atomic(&target.select(self, Operation::WriteAtomic)?, data))
     }
 
     /// Copies the regular file `from` to the new name `to` (published
@@ -335,9 +382,11 @@ impl RootSet {
         F: Target + ?Sized,
         T: Target + ?Sized,
     {
-        let from = from.select(self, Operation::Copy)?;
-        let to = to.select(self, Operation::Copy)?;
-        atomic::copy(&from, &to)
+        traced(|| {
+            let from = from.select(self, Operation::Copy)?;
+            let to = to.select(self, Operation::Copy)?;
+            atomic::copy(&from, &to)
+        })
     }
 
     /// Walks the directory `target` depth-first within `limits`, through
@@ -349,7 +398,6 @@ impl RootSet {
     /// As [`read_dir`](Self::read_dir) for the start; the iterator yields
     /// errors for directories it cannot enter.
     pub fn walk<T: Target + ?Sized>(&self, target: &T, limits: WalkLimits) -> Result<Walk, Error> {
-        let sel = target.select(self, Operation::Walk)?;
-        ops::walk(&sel, limits)
+        traced(|| ops::walk(&target.select(self, Operation::Walk)?, limits))
     }
 }

@@ -58,10 +58,13 @@ impl Target for str {
         set.require_roots(op, self)?;
         let path = input::absolute_path(self)
             .map_err(|(kind, detail)| Error::new(kind, op, self).with_detail(detail))?;
-        let (index, rest) = set
-            .index()
-            .locate(&path)
-            .ok_or_else(|| Error::new(ErrorKind::OutsideRoots, op, self))?;
+        let Some((index, rest)) = set.index().locate(&path) else {
+            let kind = match set.gone_index().locate(&path) {
+                Some(_) => ErrorKind::RootGone,
+                None => ErrorKind::OutsideRoots,
+            };
+            return Err(Error::new(kind, op, self));
+        };
         let rel_start = path.len() - rest.len();
         Ok(Selected {
             root: &set.roots()[index],

@@ -130,6 +130,22 @@ pub(crate) fn identity(file: &impl std::os::fd::AsFd) -> io::Result<Identity> {
     })
 }
 
+/// The identity of the directory a path names now (following symlinks).
+#[cfg(unix)]
+pub(crate) fn identity_of_path(path: &str) -> io::Result<Identity> {
+    let stat = rustix::fs::stat(path)?;
+    Ok(Identity {
+        dev: stat.st_dev as u64,
+        ino: stat.st_ino as u64,
+    })
+}
+
+/// Root identity is not implemented on this platform.
+#[cfg(not(unix))]
+pub(crate) fn identity_of_path(_path: &str) -> io::Result<Identity> {
+    identity(&())
+}
+
 /// Root identity is not implemented on this platform.
 #[cfg(not(unix))]
 pub(crate) fn identity<T>(_file: &T) -> io::Result<Identity> {

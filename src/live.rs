@@ -1,0 +1,457 @@
+//! [`Roots`]: the live boundary of one MCP session. It holds the current
+//! [`RootSet`] behind an `ArcSwap`, applies the server's policy inside every
+//! [`replace`](Roots::replace), and re-checks the files it handed out.
+
+use std::ops::Deref;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+
+use arc_swap::ArcSwap;
+
+use crate::error::trace_denial;
+use crate::handle::{HandleInner, TrackedFile};
+use crate::options::{Create, OpenOptions};
+use crate::registry::Registry;
+use crate::rescan::{self, RescanReport};
+use crate::root::Root;
+use crate::root_set::Rejected;
+use crate::target::Target;
+use crate::{Error, ErrorKind, Operation, RootSet, ceiling, ops};
+
+/// What an empty `roots/list` answer (no roots at all) grants.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EmptyRoots {
+    /// Nothing: operations fail with `no_roots` (the default).
+    #[default]
+    DenyAll,
+    /// The operator ceiling, whole (nothing if there is no ceiling).
+    Ceiling,
+}
+
+/// What a root is, over time (DESIGN.md semantics 10).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RootIdentity {
+    /// The directory (device and inode) its path named when the set was
+    /// built. If the path stops naming it, the root is gone until the same
+    /// directory is at the path again (checked on every `replace` and
+    /// `rescan`).
+    #[default]
+    Pinned,
+}
+
+/// Builds [`Roots`] with the server's policy.
+#[derive(Clone, Debug, Default)]
+pub struct RootsBuilder {
+    ceiling: Option<Vec<String>>,
+    empty: EmptyRoots,
+    identity: RootIdentity,
+}
+
+impl RootsBuilder {
+    /// Directories (URIs or absolute paths) that client roots can only
+    /// narrow: a client root above one is clipped to it, one outside all of
+    /// them is rejected (`outside_ceiling`). Ceiling directories that do not
+    /// exist grant nothing (see [`Roots::ceiling`]).
+    pub fn ceiling<I>(mut self, dirs: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        self.ceiling = Some(dirs.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// What an empty `roots/list` answer grants.
+    pub fn empty_roots(mut self, empty: EmptyRoots) -> Self {
+        self.empty = empty;
+        self
+    }
+
+    /// How root identity is judged.
+    pub fn identity(mut self, identity: RootIdentity) -> Self {
+        self.identity = identity;
+        self
+    }
+
+    /// The session's roots, with no set installed yet: every operation
+    /// fails with `no_roots` until the first [`Roots::replace`].
+    pub fn build(self) -> Roots {
+        let ceiling = self.ceiling.map(RootSet::from_uris);
+        for rejected in ceiling.iter().flat_map(RootSet::rejected) {
+            tracing::warn!(
+                dir = rejected.uri(),
+                reason = rejected.reason(),
+                "ceiling directory grants nothing"
+            );
+        }
+        let installed = Installed::assemble(0, Vec::new(), Vec::new());
+        Roots {
+            inner: Arc::new(Inner {
+                ceiling,
+                empty: self.empty,
+                _identity: self.identity,
+                current: ArcSwap::from_pointee(installed),
+                registry: Registry::default(),
+                rescans: AtomicU64::new(0),
+                writer: Mutex::new(()),
+            }),
+        }
+    }
+}
+
+/// The roots of one MCP session (never share one between sessions: client
+/// A's roots would authorise client B). Cheap to clone; `Send + Sync`.
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::io::Read;
+/// use mcp_roots::{ErrorKind, Roots, RootSet};
+///
+/// let tmp = tempfile::tempdir()?;
+/// let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+/// std::fs::create_dir(&a)?;
+/// std::fs::create_dir(&b)?;
+/// std::fs::write(a.join("x.md"), "x")?;
+///
+/// let roots = Roots::builder().build();
+/// roots.replace(RootSet::from_uris([a.to_str().unwrap(), b.to_str().unwrap()]));
+/// let mut file = roots.load().open(a.join("x.md").to_str().unwrap())?;
+///
+/// // The user removes root `a`: the file it held is revoked.
+/// let report = roots.replace(RootSet::from_uris([b.to_str().unwrap()]));
+/// assert_eq!(report.revoked().len(), 1);
+/// let err = file.read(&mut [0; 8]).unwrap_err();
+/// assert_eq!(mcp_roots::Error::from_io(&err).unwrap().kind(), ErrorKind::ScopeLost);
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Roots {
+    inner: Arc<Inner>,
+}
+
+pub(crate) struct Inner {
+    ceiling: Option<RootSet>,
+    empty: EmptyRoots,
+    _identity: RootIdentity,
+    current: ArcSwap<Installed>,
+    pub(crate) registry: Registry,
+    /// Bumped by every replace and rescan, after the swap and before the
+    /// handles are checked: an open that saw an older value re-checks.
+    rescans: AtomicU64,
+    /// Serialises `replace` and `rescan`.
+    writer: Mutex<()>,
+}
+
+impl Inner {
+    pub(crate) fn installed(&self) -> Arc<Installed> {
+        self.current.load_full()
+    }
+}
+
+/// An installed set: the client's roots after the policy, which of them
+/// still name their pinned directories, and the effective set.
+pub(crate) struct Installed {
+    generation: u64,
+    pinned: Vec<(Arc<Root>, bool)>,
+    base_rejected: Vec<Rejected>,
+    set: RootSet,
+}
+
+impl Installed {
+    fn assemble(generation: u64, pinned: Vec<(Arc<Root>, bool)>, base: Vec<Rejected>) -> Self {
+        let mut rejected = base.clone();
+        for (root, _) in pinned.iter().filter(|(_, present)| !present) {
+            let error = Error::new(ErrorKind::RootGone, Operation::AddRoot, root.uri());
+            rejected.push(Rejected::new(root.name(), error));
+        }
+        let present = pinned.iter().filter(|(_, p)| *p).map(|(r, _)| r.clone());
+        let gone = pinned.iter().filter(|(_, p)| !p).map(|(r, _)| r);
+        let set = RootSet::assemble(present.collect(), rejected).with_gone(gone);
+        Self {
+            generation,
+            pinned,
+            base_rejected: base,
+            set,
+        }
+    }
+
+    pub(crate) fn set(&self) -> &RootSet {
+        &self.set
+    }
+}
+
+impl Roots {
+    /// A builder for the server's policy.
+    pub fn builder() -> RootsBuilder {
+        RootsBuilder::default()
+    }
+
+    /// One consistent view for one request: a lock-free load of the current
+    /// set. Files it opens are tracked.
+    pub fn load(&self) -> Snapshot<'_> {
+        // The counter first: a set loaded after it is at least as new.
+        let rescans = self.inner.rescans.load(Ordering::SeqCst);
+        Snapshot {
+            roots: self,
+            installed: self.inner.current.load_full(),
+            rescans,
+        }
+    }
+
+    /// Installs the client's new root list: applies the ceiling and the
+    /// empty-list policy, verifies root identities, swaps atomically, then
+    /// re-checks the handles under roots that are no longer in the set
+    /// (the others cost nothing).
+    pub fn replace(&self, client: RootSet) -> RescanReport {
+        let _writer = self.lock_writer();
+        let effective = self.apply_policy(client);
+        let pinned: Vec<_> = effective
+            .roots()
+            .iter()
+            .map(|r| (r.clone(), r.still_pinned()))
+            .collect();
+        let generation = self.inner.current.load().generation + 1;
+        let installed = Arc::new(Installed::assemble(
+            generation,
+            pinned,
+            effective.rejected().to_vec(),
+        ));
+        let mut report = RescanReport {
+            generation,
+            roots_gone: gone(&installed),
+            ..RescanReport::default()
+        };
+        self.inner.current.store(installed.clone());
+        self.inner.rescans.fetch_add(1, Ordering::SeqCst);
+        for root in self.inner.registry.roots() {
+            if installed.set.root_by_id(root).is_none() {
+                self.check_bucket(root, &installed.set, &mut report);
+            }
+        }
+        tracing::info!(
+            generation,
+            roots = installed.set.len(),
+            rejected = installed.set.rejected().len(),
+            revoked = report.revoked.len(),
+            "roots replaced"
+        );
+        report
+    }
+
+    /// Verifies every root's identity (a gone root leaves the set; a root
+    /// whose directory is back returns) and re-checks every tracked handle,
+    /// locating each from its descriptor.
+    pub fn rescan(&self) -> RescanReport {
+        let _writer = self.lock_writer();
+        let old = self.inner.current.load_full();
+        let pinned: Vec<_> = old
+            .pinned
+            .iter()
+            .map(|(r, _)| (r.clone(), r.still_pinned()))
+            .collect();
+        let changed = pinned
+            .iter()
+            .zip(&old.pinned)
+            .any(|(new, old)| new.1 != old.1);
+        let mut report = RescanReport::default();
+        let installed = if changed {
+            for ((root, now), (_, before)) in pinned.iter().zip(&old.pinned) {
+                match (before, now) {
+                    (true, false) => report.roots_gone.push(root.id),
+                    (false, true) => report.roots_back.push(root.id),
+                    _ => {}
+                }
+            }
+            let installed = Arc::new(Installed::assemble(
+                old.generation + 1,
+                pinned,
+                old.base_rejected.clone(),
+            ));
+            self.inner.current.store(installed.clone());
+            installed
+        } else {
+            old
+        };
+        report.generation = installed.generation;
+        self.inner.rescans.fetch_add(1, Ordering::SeqCst);
+        for root in self.inner.registry.roots() {
+            self.check_bucket(root, &installed.set, &mut report);
+        }
+        if changed || !report.revoked.is_empty() {
+            tracing::info!(
+                generation = report.generation,
+                gone = report.roots_gone.len(),
+                back = report.roots_back.len(),
+                revoked = report.revoked.len(),
+                "roots rescanned"
+            );
+        }
+        report
+    }
+
+    /// The generation of the installed set (0 before the first `replace`).
+    pub fn generation(&self) -> u64 {
+        self.inner.current.load().generation
+    }
+
+    /// The number of tracked handles currently registered.
+    pub fn tracked(&self) -> usize {
+        self.inner.registry.len()
+    }
+
+    /// The operator ceiling, if one was set.
+    pub fn ceiling(&self) -> Option<&RootSet> {
+        self.inner.ceiling.as_ref()
+    }
+
+    #[allow(dead_code)] // used by the watcher
+    pub(crate) fn downgrade(&self) -> Weak<Inner> {
+        Arc::downgrade(&self.inner)
+    }
+
+    fn apply_policy(&self, client: RootSet) -> RootSet {
+        let empty_answer = client.is_empty() && client.rejected().is_empty();
+        match (&self.inner.ceiling, self.inner.empty) {
+            (Some(ceiling), EmptyRoots::Ceiling) if empty_answer => {
+                RootSet::assemble(ceiling.roots().to_vec(), Vec::new())
+            }
+            (Some(ceiling), _) => ceiling::clip(&client, ceiling),
+            (None, _) => client,
+        }
+    }
+
+    fn check_bucket(&self, root: crate::RootId, set: &RootSet, report: &mut RescanReport) {
+        for handle in self.inner.registry.take(root) {
+            rescan::check(&handle, set, &self.inner.registry, report);
+        }
+    }
+
+    fn lock_writer(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.inner
+            .writer
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+fn gone(installed: &Installed) -> Vec<crate::RootId> {
+    installed
+        .pinned
+        .iter()
+        .filter(|(_, p)| !p)
+        .map(|(r, _)| r.id)
+        .collect()
+}
+
+impl Default for Roots {
+    /// No ceiling, deny-all on an empty list, pinned identity.
+    fn default() -> Self {
+        Self::builder().build()
+    }
+}
+
+impl std::fmt::Debug for Roots {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let installed = self.inner.current.load();
+        f.debug_struct("Roots")
+            .field("generation", &installed.generation)
+            .field("set", &installed.set)
+            .field("tracked", &self.inner.registry.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// One request's view of the roots. It dereferences to its [`RootSet`] for
+/// every operation that returns no file; the file-returning operations
+/// (`open`, `create_new`, `open_with`) are its own and return
+/// [`TrackedFile`]s.
+pub struct Snapshot<'r> {
+    roots: &'r Roots,
+    installed: Arc<Installed>,
+    rescans: u64,
+}
+
+impl Snapshot<'_> {
+    /// The generation of the set this snapshot sees.
+    pub fn generation(&self) -> u64 {
+        self.installed.generation
+    }
+
+    /// The set this snapshot sees (its files are untracked).
+    pub fn set(&self) -> &RootSet {
+        &self.installed.set
+    }
+
+    /// Opens a regular file read-only, tracked.
+    ///
+    /// # Errors
+    ///
+    /// As [`RootSet::open`]; `scope_lost` if the roots changed during the
+    /// open and the file is no longer in scope.
+    pub fn open<T: Target + ?Sized>(&self, target: &T) -> Result<TrackedFile, Error> {
+        self.open_with(target, OpenOptions::new())
+    }
+
+    /// Creates a new file, tracked; see [`RootSet::create_new`].
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open).
+    pub fn create_new<T: Target + ?Sized>(&self, target: &T) -> Result<TrackedFile, Error> {
+        self.open_with(target, OpenOptions::new().read(false).create(Create::New))
+    }
+
+    /// Opens a regular file with `options`, tracked; see
+    /// [`RootSet::open_with`].
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open).
+    pub fn open_with<T: Target + ?Sized>(
+        &self,
+        target: &T,
+        options: OpenOptions,
+    ) -> Result<TrackedFile, Error> {
+        let op = options.operation();
+        let set = &self.installed.set;
+        let selected = target.select(set, op).inspect_err(trace_denial)?;
+        let file = ops::open_file(&selected, &options.how(), op).inspect_err(trace_denial)?;
+        let inner = &self.roots.inner;
+        let registry = &inner.registry;
+        let handle = Arc::new(HandleInner::new(
+            registry.next_id(),
+            selected.root.id,
+            selected.rel(),
+            file,
+        ));
+        registry.register(selected.root.id, handle.id, Arc::downgrade(&handle));
+        if inner.rescans.load(Ordering::SeqCst) != self.rescans {
+            // A replace or rescan ran since this snapshot was taken and may
+            // have missed this handle: check it against the current set.
+            let mut report = RescanReport::default();
+            rescan::check(&handle, &inner.installed().set, registry, &mut report);
+            if !report.revoked.is_empty() {
+                return Err(Error::new(ErrorKind::ScopeLost, op, selected.input));
+            }
+        }
+        Ok(TrackedFile::new(handle, inner.clone()))
+    }
+}
+
+impl Deref for Snapshot<'_> {
+    type Target = RootSet;
+
+    fn deref(&self) -> &RootSet {
+        &self.installed.set
+    }
+}
+
+impl std::fmt::Debug for Snapshot<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Snapshot")
+            .field("generation", &self.installed.generation)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,61 @@
+//! The registry of tracked handles, bucketed by root so that a `replace`
+//! touches only the handles under roots that changed. It holds weak
+//! references: it never keeps a file open.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+
+use crate::handle::HandleInner;
+use crate::root::RootId;
+
+#[derive(Debug, Default)]
+pub(crate) struct Registry {
+    buckets: Mutex<HashMap<RootId, HashMap<u64, Weak<HandleInner>>>>,
+    next_id: AtomicU64,
+}
+
+impl Registry {
+    /// A fresh handle id (never reused).
+    pub(crate) fn next_id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    pub(crate) fn register(&self, root: RootId, id: u64, handle: Weak<HandleInner>) {
+        self.lock().entry(root).or_default().insert(id, handle);
+    }
+
+    pub(crate) fn unregister(&self, root: RootId, id: u64) {
+        let mut buckets = self.lock();
+        if let Some(bucket) = buckets.get_mut(&root) {
+            bucket.remove(&id);
+            if bucket.is_empty() {
+                buckets.remove(&root);
+            }
+        }
+    }
+
+    /// Removes and returns the live handles under `root`.
+    pub(crate) fn take(&self, root: RootId) -> Vec<Arc<HandleInner>> {
+        let bucket = self.lock().remove(&root).unwrap_or_default();
+        bucket.values().filter_map(Weak::upgrade).collect()
+    }
+
+    /// The roots that have handles.
+    pub(crate) fn roots(&self) -> Vec<RootId> {
+        self.lock().keys().copied().collect()
+    }
+
+    /// The number of registered handles.
+    pub(crate) fn len(&self) -> usize {
+        self.lock().values().map(HashMap::len).sum()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RootId, HashMap<u64, Weak<HandleInner>>>> {
+        // A panic while holding this lock leaves the maps consistent (every
+        // operation is a single insert or remove), so poisoning is ignored.
+        self.buckets
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
