@@ -27,6 +27,11 @@ impl PathIndex {
         self.by_path.entry(key.into()).or_insert(index);
     }
 
+    /// Whether no key was inserted.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.by_path.is_empty()
+    }
+
     /// The outermost root whose key is a component prefix of `path`, and the
     /// rest of `path` after that prefix (starting with `/`, or empty).
     ///

@@ -214,7 +214,7 @@ impl RootSet {
     }
 
     pub(crate) fn require_roots(&self, op: Operation, input: &str) -> Result<(), Error> {
-        if self.roots.is_empty() {
+        if self.roots.is_empty() && self.gone.is_empty() {
             return Err(Error::new(ErrorKind::NoRoots, op, input));
         }
         Ok(())
