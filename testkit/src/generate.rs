@@ -1,6 +1,26 @@
-//! Proptest strategies for random adversarial scenarios (placeholder).
+//! Proptest strategies for random adversarial scenarios.
+//!
+//! A [`Scenario`] is written in the corpus' `{T}` format, so
+//! [`Fixture::apply`](crate::Fixture::apply) builds it and
+//! [`judge`](crate::judge) answers it. Trees have a few directories and
+//! files inside and outside the roots (`a`, `b` and their children are the
+//! usual roots, `o` is outside, `a_evil` and `a.txt` are prefix siblings),
+//! oddly named files that only the right decoding reaches, and symlinks:
+//! relative and absolute, inside and outside, to `..`, dangling, looping,
+//! with a trailing slash. Roots are 1–3 directories, sometimes through the
+//! symlink `rl`, nested, missing, a file, with a trailing `/` or `/.`.
+//! Inputs are raw paths or `file:` URIs in several spellings, built from
+//! adversarial pieces.
 
-use crate::corpus::{Op, SetupOp};
+use std::collections::BTreeMap;
+
+use proptest::collection::{btree_map, vec};
+use proptest::prelude::*;
+use proptest::sample::select;
+
+use crate::corpus::{Case, Expect, Op, SetupOp};
+use crate::fixture::Fixture;
+use crate::model::Verdict;
 
 /// A random scenario in the corpus' `{T}` format.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,4 +33,375 @@ pub struct Scenario {
     pub input: String,
     /// The operation.
     pub op: Op,
+}
+
+impl Scenario {
+    /// This scenario as a corpus case whose expectation is `verdict`,
+    /// judged in `fixture` (to paste a failing scenario into the corpus).
+    pub fn to_case(&self, id: &str, verdict: &Verdict, fixture: &Fixture) -> Case {
+        let resolved = verdict.target().map(|t| {
+            let rel = t.strip_prefix(fixture.t_resolved()).unwrap_or(t);
+            rel.to_string_lossy().into_owned()
+        });
+        Case {
+            id: id.to_owned(),
+            class: "generated".into(),
+            setup: self.setup.clone(),
+            roots: self.roots.clone(),
+            input: self.input.clone(),
+            op: self.op,
+            expect: if verdict.is_allow() {
+                Expect::Allow
+            } else {
+                Expect::Deny
+            },
+            deny_acceptable: matches!(verdict, Verdict::Allow { strict: false, .. }),
+            resolved,
+            why: format!("reference model: {verdict:?}"),
+            note: None,
+        }
+    }
+}
+
+#[rustfmt::skip]
+const DIRS: &[&str] = &["a", "a/sub", "a/sub/deep", "b", "b/sub", "o", "o/sub", "a_evil"];
+#[rustfmt::skip]
+const FILES: &[&str] = &[
+    "a/x.txt", "a/sub/x.txt", "a/sub/y.txt", "a/sub/deep/x.txt", "b/x.txt", "b/z.txt",
+    "b/sub/x.txt", "b/sub/y.txt", "o/x.txt", "o/secret.txt", "o/sub/x.txt", "a_evil/x.txt",
+    "a_evil/secret.txt", "a.txt",
+];
+/// Files whose names only the right decoding (or none) reaches.
+#[rustfmt::skip]
+const ODD_FILES: &[&str] = &[
+    "a/%2e%2e/x.txt", "a/100%.txt", "a/100%25.txt", "a/b\\c.txt", "a/my file.txt",
+    "a/café.txt", "a/x%2Fy.txt", "a/what?.txt", "a/#t.txt",
+];
+const LINK_SLOTS: &[&str] = &["a/l1", "a/l2", "a/sub/l1", "b/l1", "o/l1"];
+/// Link bodies that stay inside the link's directory, relatively.
+const LINKS_INSIDE: &[&str] = &[
+    "x.txt",
+    "sub",
+    "sub/y.txt",
+    ".",
+    "./sub/../x.txt",
+    "sub/x.txt",
+];
+/// Link bodies that land inside a root by a way a beneath-one-root open
+/// refuses: absolute, leaving and re-entering, or into another root.
+#[rustfmt::skip]
+const LINKS_ROUNDABOUT: &[&str] = &[
+    "{T}/a/x.txt", "{T}/a/sub", "{T}/a/sub/x.txt", "../a/x.txt", "../a/sub", "../a", "../b",
+    "../b/x.txt", "{T}/b", "../sub/x.txt",
+];
+/// Link bodies that lead outside (for the usual roots).
+#[rustfmt::skip]
+const LINKS_OUTSIDE: &[&str] = &[
+    "..", "../", "../o", "../o/secret.txt", "../../o", "../a_evil", "{T}/o", "/", "../a.txt",
+];
+/// Dangling link bodies.
+#[rustfmt::skip]
+const LINKS_DANGLING: &[&str] = &[
+    "missing", "new.txt", "sub/new.txt", "../o/new.txt", "nx/new.txt", "{T}/a/new.txt",
+];
+/// Chains, loops and trailing slashes.
+const LINKS_ODD: &[&str] = &["l1", "l2", "sub/l1", "../l1", "x.txt/", "sub/", "../rl"];
+
+fn link_body() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        3 => select(LINKS_INSIDE),
+        3 => select(LINKS_ROUNDABOUT),
+        2 => select(LINKS_OUTSIDE),
+        2 => select(LINKS_DANGLING),
+        1 => select(LINKS_ODD),
+    ]
+}
+
+/// Targets of `{T}/rl`, a root alias.
+const ALIAS_TARGETS: &[&str] = &["a", "a", "b", "a/sub", "o/sub", "rl", "missing"];
+
+/// Random setups: the base tree with some entries left out, odd names,
+/// up to four symlinks, sometimes the alias `rl` and a hard link.
+pub fn setup() -> impl Strategy<Value = Vec<SetupOp>> {
+    (
+        vec(prop::bool::weighted(0.9), DIRS.len()),
+        vec(prop::bool::weighted(0.9), FILES.len()),
+        vec(prop::bool::weighted(0.5), ODD_FILES.len()),
+        btree_map(0..LINK_SLOTS.len(), link_body(), 3..=5),
+        prop::option::weighted(0.6, select(ALIAS_TARGETS)),
+        prop::bool::weighted(0.15),
+    )
+        .prop_map(|(dirs, files, odd, links, alias, hardlink)| {
+            build_setup(&dirs, &files, &odd, &links, alias, hardlink)
+        })
+}
+
+fn build_setup(
+    dirs: &[bool],
+    files: &[bool],
+    odd: &[bool],
+    links: &BTreeMap<usize, &str>,
+    alias: Option<&str>,
+    hardlink: bool,
+) -> Vec<SetupOp> {
+    let chosen = |names: &[&str], mask: &[bool]| -> Vec<String> {
+        let kept = names.iter().zip(mask).filter(|(_, keep)| **keep);
+        kept.map(|(name, _)| name.to_string()).collect()
+    };
+    let mut ops: Vec<SetupOp> = chosen(DIRS, dirs)
+        .into_iter()
+        .map(|path| SetupOp::Mkdir { path })
+        .collect();
+    let files = [chosen(FILES, files), chosen(ODD_FILES, odd)].concat();
+    let secret = files.iter().any(|f| f == "o/secret.txt");
+    for path in files {
+        ops.push(SetupOp::File {
+            path,
+            content: None,
+        });
+    }
+    if hardlink && secret {
+        let (path, target) = ("a/hl".into(), "o/secret.txt".into());
+        ops.push(SetupOp::Hardlink { path, target });
+    }
+    for (&slot, target) in links {
+        let (path, target) = (LINK_SLOTS[slot].into(), target.to_string());
+        ops.push(SetupOp::Symlink { path, target });
+    }
+    if let Some(target) = alias {
+        let (path, target) = ("rl".into(), target.into());
+        ops.push(SetupOp::Symlink { path, target });
+    }
+    ops
+}
+
+#[rustfmt::skip]
+const ROOT_DIRS: &[&str] = &[
+    "a", "a", "a", "a", "a", "a", "a", "a", "a/sub", "a/sub", "b", "b", "rl", "rl", "a/sub/deep",
+    "o/sub", "missing", "a/x.txt",
+];
+const ROOT_SUFFIXES: &[&str] = &["", "", "", "", "/", "/."];
+#[rustfmt::skip]
+const ROOT_SCHEMES: &[&str] = &["file://", "file://", "file://", "file://", "file://localhost"];
+
+/// A root as (scheme, directory below `{T}`, suffix).
+type RootSpec = (&'static str, &'static str, &'static str);
+
+fn root_specs() -> impl Strategy<Value = Vec<RootSpec>> {
+    let spec = (
+        select(ROOT_SCHEMES),
+        select(ROOT_DIRS),
+        select(ROOT_SUFFIXES),
+    );
+    vec(spec, 1..=3)
+}
+
+fn root_uri(&(scheme, dir, suffix): &RootSpec) -> String {
+    format!("{scheme}{{T}}/{dir}{suffix}")
+}
+
+/// Random root lists: 1–3 root URIs.
+pub fn roots() -> impl Strategy<Value = Vec<String>> {
+    root_specs().prop_map(|specs| specs.iter().map(root_uri).collect())
+}
+
+/// Paths to read, `@` standing for a base directory: plain ones, through
+/// links, with `..`, odd names.
+#[rustfmt::skip]
+const READ_PATHS: [&[&str]; 4] = [
+    &["@/x.txt", "@/x.txt", "@/x.txt", "@/sub/x.txt", "@/sub/x.txt", "@/y.txt", "@/sub/y.txt",
+      "@/sub/deep/x.txt", "@/z.txt"],
+    &["@/l1", "@/l2", "@/sub/l1", "@/l1/x.txt", "@/l1/y.txt", "@/l2/x.txt", "@/l1/../x.txt",
+      "@/sub/l1/../x.txt", "@/hl"],
+    &["@/../o/secret.txt", "@/sub/../x.txt", "@/../a/x.txt", "@/../b/x.txt", "@/../rl/x.txt",
+      "@/../a_evil/x.txt", "@/../a.txt", "@/sub/deep/../../x.txt"],
+    &["@/100%.txt", "@/100%25.txt", "@/b\\c.txt", "@/my file.txt", "@/café.txt", "@/x%2Fy.txt",
+      "@/what?.txt", "@/#t.txt", "@/%2e%2e/x.txt", "@/secret.txt"],
+];
+/// Paths to list, in the same four kinds.
+#[rustfmt::skip]
+const LIST_PATHS: [&[&str]; 4] = [
+    &["@", "@/sub", "@/sub/deep"],
+    &["@/l1", "@/l2", "@/sub/l1", "@/l2/sub", "@/l1/.."],
+    &["@/..", "@/sub/..", "@/../a_evil", "@/../rl", "@/../o", "@/../a"],
+    &["@/%2e%2e", "@/deep", "@/sub/sub"],
+];
+/// Paths to create, in the same four kinds.
+#[rustfmt::skip]
+const WRITE_PATHS: [&[&str]; 4] = [
+    &["@/new.txt", "@/sub/new.txt", "@/sub/deep/new.txt", "@/x.txt"],
+    &["@/l1", "@/l2", "@/sub/l1", "@/l1/new.txt", "@/l2/new.txt", "@/l1/../new.txt"],
+    &["@/sub/../new.txt", "@/../new.txt", "@/../o/new.txt", "@/../a_evil/new.txt",
+      "@/../a/new.txt"],
+    &["@/n w.txt", "@/%2e%2e/new.txt", "@/nx/new.txt"],
+];
+/// Base directories other than the roots (`""` is `{T}` itself).
+#[rustfmt::skip]
+const BASES: &[&str] = &["a", "a", "b", "o", "a_evil", "", "a/sub", "rl", "a/l1", "o/sub", "a.txt"];
+/// Pieces inserted into a path, pasted verbatim in both forms.
+#[rustfmt::skip]
+const INSERTS: &[&str] = &[
+    ".", "", "..", "..", "%2e", "%2e%2e", ".%2e", "%2E%2e", "nx", "sub", "l1", "x%2Fy", "%00",
+    "%zz", "b%5Cc", "x\\y", "t\tab", "%25", "%",
+];
+/// Replacements for the last piece, pasted verbatim in both forms.
+#[rustfmt::skip]
+const ODD_LASTS: &[&str] = &[
+    "%78.txt", "x.txt%00", "b%5Cc.txt", "100%25.txt", "x%2Fy.txt", "%2e%2e", "..", ".",
+    "caf%C3%A9.txt", "caf%c3%a9.txt", "%ed%a0%80", "%c0%ae%c0%ae", "x\\..\\y", "x.txt%",
+    "what%3F.txt", "%23t.txt", "new%2Etxt", "%252e%252e",
+];
+/// Prefixes before `{T}`: a raw path or URI spellings.
+#[rustfmt::skip]
+const PREFIXES: &[&str] = &[
+    "", "", "", "", "", "", "", "", "", "file://", "file://", "file://", "file://", "file://",
+    "file://", "file://", "file://localhost", "FILE://", "file:", "fiLe://LOCALHOST",
+];
+/// Whole inputs that are neither a `file:` URI nor an absolute path, or
+/// that are malformed before the path.
+#[rustfmt::skip]
+const GARBAGE: &[&str] = &[
+    "a/x.txt", "~/x.txt", "", "C:\\x.txt", "http://localhost{T}/a/x.txt", " file://{T}/a/x.txt",
+    "file:a/x.txt", "\\\\srv\\a\\x.txt", "file://evil{T}/a/x.txt", "file://localhost",
+];
+#[rustfmt::skip]
+const QUERIES: &[&str] = &[
+    "", "", "", "", "", "", "", "", "", "", "", "", "", "", "?raw=1", "#frag",
+    "?/../../o/secret.txt", "#/../x",
+];
+
+/// Random inputs for `op`, in the `{T}` format: a path fit for the
+/// operation below one of `root_dirs` (mostly) or another directory,
+/// sometimes with pieces inserted or the last one replaced, a trailing
+/// slash, and a spelling (raw path, URI forms, garbage).
+///
+/// # Panics
+///
+/// If `root_dirs` is empty.
+pub fn input(op: Op, root_dirs: Vec<&'static str>) -> impl Strategy<Value = String> {
+    let (paths, slash) = match op {
+        Op::Read => (READ_PATHS, 0.08),
+        Op::List => (LIST_PATHS, 0.25),
+        Op::WriteNew => (WRITE_PATHS, 0.08),
+    };
+    let inserts = prop_oneof![
+        4 => Just(Vec::new()),
+        1 => vec((1..6usize, select(INSERTS)), 1..=2),
+    ];
+    let mutations = (
+        inserts,
+        prop::option::weighted(0.1, select(ODD_LASTS)),
+        prop::bool::weighted(slash),
+    );
+    let form = prop_oneof![
+        16 => select(PREFIXES).prop_map(Ok),
+        1 => select(GARBAGE).prop_map(Err),
+    ];
+    let base = prop_oneof![5 => select(root_dirs), 1 => select(BASES)];
+    let [plain, linked, dotdot, odd] = paths;
+    let template = prop_oneof![
+        4 => select(plain),
+        3 => select(linked),
+        1 => select(dotdot),
+        1 => select(odd),
+    ];
+    let path = (base, template).prop_map(|(base, path)| path.replacen('@', base, 1));
+    (form, path, mutations, select(QUERIES)).prop_map(
+        |(form, path, (inserts, last, slash), query)| match form {
+            Ok(prefix) => render(prefix, &path, &inserts, last, slash, query),
+            Err(garbage) => garbage.to_owned(),
+        },
+    )
+}
+
+/// Spells an input: names of `path` are percent-encoded in a URI, inserted
+/// pieces and a replaced last piece are verbatim.
+fn render(
+    prefix: &str,
+    path: &str,
+    inserts: &[(usize, &str)],
+    last: Option<&str>,
+    slash: bool,
+    query: &str,
+) -> String {
+    let uri = !prefix.is_empty();
+    let mut pieces: Vec<String> = path
+        .split('/')
+        .filter(|name| !name.is_empty())
+        .map(|name| if uri { encode(name) } else { name.to_owned() })
+        .collect();
+    if let (Some(last), Some(slot)) = (last, pieces.last_mut()) {
+        *slot = last.to_owned();
+    }
+    for &(at, piece) in inserts {
+        pieces.insert(at.min(pieces.len()), piece.to_owned());
+    }
+    let mut out = format!("{prefix}{{T}}");
+    for piece in pieces {
+        out.push('/');
+        out.push_str(&piece);
+    }
+    if slash {
+        out.push('/');
+    }
+    if uri {
+        out.push_str(query);
+    }
+    out
+}
+
+/// Percent-encodes a name for a URI path segment (unreserved characters and
+/// sub-delimiters stay).
+fn encode(name: &str) -> String {
+    let mut out = String::new();
+    for &b in name.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+const OPS: &[Op] = &[
+    Op::Read,
+    Op::Read,
+    Op::Read,
+    Op::List,
+    Op::List,
+    Op::WriteNew,
+    Op::WriteNew,
+];
+
+/// Random scenarios: a setup, roots, an operation and an input for it
+/// (mostly below one of the roots).
+pub fn scenario() -> impl Strategy<Value = Scenario> {
+    (setup(), root_specs(), select(OPS))
+        .prop_flat_map(|(setup, specs, op)| {
+            // Inputs start mostly below roots that may exist.
+            let mut dirs: Vec<_> = specs.iter().map(|spec| spec.1).collect();
+            dirs.retain(|dir| !matches!(*dir, "missing" | "a/x.txt"));
+            if dirs.is_empty() {
+                dirs.push("a");
+            }
+            (Just(setup), Just(specs), Just(op), input(op, dirs))
+        })
+        .prop_map(|(setup, specs, op, input)| Scenario {
+            setup,
+            roots: specs.iter().map(root_uri).collect(),
+            input,
+            op,
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encode_keeps_unreserved_and_escapes_the_rest() {
+        assert_eq!(encode("a-b_c.~"), "a-b_c.~");
+        assert_eq!(encode("100%/ é?#\\"), "100%25%2F%20%C3%A9%3F%23%5C");
+    }
 }
