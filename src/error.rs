@@ -169,6 +169,8 @@ pub enum Operation {
     Copy,
     /// Walking a directory tree.
     Walk,
+    /// Watching the disk.
+    Watch,
 }
 
 impl Operation {
@@ -188,6 +190,7 @@ impl Operation {
             Self::WriteAtomic => "write",
             Self::Copy => "copy",
             Self::Walk => "walk",
+            Self::Watch => "watch",
         }
     }
 }

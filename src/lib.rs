@@ -59,6 +59,8 @@ mod sys;
 mod target;
 mod uri;
 mod walk;
+#[cfg(feature = "watch")]
+mod watch;
 
 pub use builder::RootSetBuilder;
 pub use error::{Error, ErrorKind, Operation};
@@ -74,6 +76,8 @@ pub use root_set::{Rejected, RootSet};
 pub use scoped::ScopedPath;
 pub use target::Target;
 pub use walk::{Walk, WalkEntry, WalkLimits};
+#[cfg(feature = "watch")]
+pub use watch::{ScopeEvent, WatchGuard};
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

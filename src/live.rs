@@ -148,6 +148,28 @@ impl Inner {
     pub(crate) fn installed(&self) -> Arc<Installed> {
         self.current.load_full()
     }
+
+    /// For each tracked handle: its root's physical directory and the
+    /// physical directory holding the file now.
+    #[cfg_attr(not(feature = "watch"), allow(dead_code))]
+    pub(crate) fn handle_dirs(&self) -> Vec<(std::path::PathBuf, std::path::PathBuf)> {
+        let installed = self.installed();
+        let mut dirs = Vec::new();
+        for handle in self.registry.handles() {
+            let state = handle.lock();
+            let (Some(file), Some(root)) = (&state.file, installed.set.root_by_id(state.root))
+            else {
+                continue;
+            };
+            if let Some(dir) = crate::sys::fd_path(file)
+                .ok()
+                .and_then(|p| p.parent().map(Into::into))
+            {
+                dirs.push((root.resolved.clone(), dir));
+            }
+        }
+        dirs
+    }
 }
 
 /// An installed set: the client's roots after the policy, which of them
@@ -179,6 +201,23 @@ impl Installed {
 
     pub(crate) fn set(&self) -> &RootSet {
         &self.set
+    }
+
+    /// The URI of a pinned root, present or gone.
+    #[cfg_attr(not(feature = "watch"), allow(dead_code))]
+    pub(crate) fn uri_of(&self, id: crate::RootId) -> Option<String> {
+        self.pinned
+            .iter()
+            .find(|(r, _)| r.id == id)
+            .map(|(r, _)| r.uri().to_owned())
+    }
+
+    /// Every pinned root's paths: as the client gave it, and resolved.
+    #[cfg_attr(not(feature = "watch"), allow(dead_code))]
+    pub(crate) fn pinned_paths(&self) -> impl Iterator<Item = &std::path::Path> {
+        self.pinned
+            .iter()
+            .flat_map(|(r, _)| [std::path::Path::new(&*r.given), r.resolved.as_path()])
     }
 }
 
@@ -306,9 +345,19 @@ impl Roots {
         self.inner.ceiling.as_ref()
     }
 
-    #[allow(dead_code)] // used by the watcher
+    #[cfg_attr(not(feature = "watch"), allow(dead_code))]
     pub(crate) fn downgrade(&self) -> Weak<Inner> {
         Arc::downgrade(&self.inner)
+    }
+
+    #[cfg_attr(not(feature = "watch"), allow(dead_code))]
+    pub(crate) fn from_inner(inner: Arc<Inner>) -> Self {
+        Self { inner }
+    }
+
+    #[cfg_attr(not(feature = "watch"), allow(dead_code))]
+    pub(crate) fn inner(&self) -> &Inner {
+        &self.inner
     }
 
     fn apply_policy(&self, client: RootSet) -> RootSet {

@@ -11,9 +11,13 @@ use crate::root::RootId;
 
 #[derive(Debug, Default)]
 pub(crate) struct Registry {
-    buckets: Mutex<HashMap<RootId, HashMap<u64, Weak<HandleInner>>>>,
+    buckets: Mutex<Buckets>,
     next_id: AtomicU64,
+    /// Bumped on every registration change (for the watcher).
+    version: AtomicU64,
 }
+
+type Buckets = HashMap<RootId, HashMap<u64, Weak<HandleInner>>>;
 
 impl Registry {
     /// A fresh handle id (never reused).
@@ -23,6 +27,13 @@ impl Registry {
 
     pub(crate) fn register(&self, root: RootId, id: u64, handle: Weak<HandleInner>) {
         self.lock().entry(root).or_default().insert(id, handle);
+        self.version.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Changes whenever a handle is registered or unregistered.
+    #[cfg_attr(not(feature = "watch"), allow(dead_code))]
+    pub(crate) fn version(&self) -> u64 {
+        self.version.load(Ordering::Relaxed)
     }
 
     pub(crate) fn unregister(&self, root: RootId, id: u64) {
@@ -33,6 +44,7 @@ impl Registry {
                 buckets.remove(&root);
             }
         }
+        self.version.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Removes and returns the live handles under `root`.
@@ -46,12 +58,22 @@ impl Registry {
         self.lock().keys().copied().collect()
     }
 
+    /// Every live handle (for the watcher's list of directories).
+    pub(crate) fn handles(&self) -> Vec<Arc<HandleInner>> {
+        let buckets = self.lock();
+        buckets
+            .values()
+            .flat_map(HashMap::values)
+            .filter_map(Weak::upgrade)
+            .collect()
+    }
+
     /// The number of registered handles.
     pub(crate) fn len(&self) -> usize {
         self.lock().values().map(HashMap::len).sum()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RootId, HashMap<u64, Weak<HandleInner>>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Buckets> {
         // A panic while holding this lock leaves the maps consistent (every
         // operation is a single insert or remove), so poisoning is ignored.
         self.buckets
