@@ -13,6 +13,9 @@ use crate::root::{Root, RootId};
 use crate::root_set::{Rejected, RootSet};
 use crate::{Error, ErrorKind, Operation, input, sys};
 
+/// Descriptors kept free for the server's own files when roots are opened.
+pub const RESERVED_DESCRIPTORS: u64 = 64;
+
 /// Builds a [`RootSet`] from root URIs (or absolute paths), optionally named.
 ///
 /// ```
@@ -69,10 +72,27 @@ impl RootSetBuilder {
 
     /// Opens every root. Roots that are not existing directories are listed
     /// in [`RootSet::rejected`] and grant nothing; building never fails.
+    ///
+    /// Each accepted root holds one descriptor. When the roots would leave
+    /// fewer than [`RESERVED_DESCRIPTORS`] descriptors under the soft
+    /// `RLIMIT_NOFILE`, the roots beyond that budget are rejected (`io`, with
+    /// the limit in the message) instead of failing later opens with
+    /// `EMFILE`.
     pub fn build(self) -> RootSet {
         let mut roots = Vec::with_capacity(self.entries.len());
         let mut rejected = Vec::new();
-        for (name, uri) in self.entries {
+        let budget = sys::descriptor_budget(RESERVED_DESCRIPTORS);
+        for (position, (name, uri)) in self.entries.into_iter().enumerate() {
+            if let Some((left, limit)) = budget.filter(|(left, _)| position as u64 >= *left) {
+                let source = std::io::Error::other(format!(
+                    "root {} of the list: {left} descriptors are left for roots under the soft RLIMIT_NOFILE of {limit}; raise it (ulimit -n)",
+                    position + 1
+                ));
+                let error = Error::with_source(ErrorKind::Io, source, Operation::AddRoot, &uri)
+                    .with_detail("too many roots for the descriptor limit");
+                rejected.push(Rejected::new(name.as_deref(), error));
+                continue;
+            }
             match open_root(name.as_deref(), &uri, self.hardening) {
                 Ok(root) => roots.push(Arc::new(root)),
                 Err(error) => rejected.push(Rejected::new(name.as_deref(), error)),

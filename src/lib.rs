@@ -62,7 +62,7 @@ mod walk;
 #[cfg(feature = "watch")]
 mod watch;
 
-pub use builder::RootSetBuilder;
+pub use builder::{RESERVED_DESCRIPTORS, RootSetBuilder};
 pub use error::{Error, ErrorKind, Operation};
 pub use handle::TrackedFile;
 pub use hardening::{HardLinks, MountPoints, Symlinks};

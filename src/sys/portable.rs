@@ -181,3 +181,22 @@ pub(crate) fn classify_errno(code: i32) -> ErrorKind {
         _ => ErrorKind::Io,
     }
 }
+
+/// How many more descriptors this process may open, keeping `reserve` for
+/// everything else: the soft `RLIMIT_NOFILE` minus the descriptors open now
+/// (with the limit for a message). `None` where it cannot be told.
+#[cfg(unix)]
+pub(crate) fn descriptor_budget(reserve: u64) -> Option<(u64, u64)> {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile).current?;
+    let open = std::fs::read_dir("/proc/self/fd")
+        .or_else(|_| std::fs::read_dir("/dev/fd"))
+        .map(|entries| entries.count() as u64)
+        .unwrap_or(0);
+    Some((limit.saturating_sub(open).saturating_sub(reserve), limit))
+}
+
+/// Descriptor limits are not checked on this platform.
+#[cfg(not(unix))]
+pub(crate) fn descriptor_budget(_reserve: u64) -> Option<(u64, u64)> {
+    None
+}
