@@ -96,7 +96,7 @@ impl SetupOp {
 }
 
 /// The JSON shape of a [`SetupOp`]: exactly one of the kind keys is set.
-#[derive(Serialize, Deserialize)]
+#[derive(Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSetupOp {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -144,14 +144,7 @@ impl TryFrom<RawSetupOp> for SetupOp {
 
 impl From<SetupOp> for RawSetupOp {
     fn from(op: SetupOp) -> Self {
-        let mut raw = RawSetupOp {
-            mkdir: None,
-            file: None,
-            symlink: None,
-            hardlink: None,
-            content: None,
-            target: None,
-        };
+        let mut raw = RawSetupOp::default();
         match op {
             SetupOp::Mkdir { path } => raw.mkdir = Some(path),
             SetupOp::File { path, content } => (raw.file, raw.content) = (Some(path), content),

@@ -167,6 +167,7 @@ fn choose<'r, 's>(roots: &'r [Root], steps: &'s [Step]) -> Option<(&'r Root, &'s
             Step::Name(name) => names.push((name, i + 1)),
         }
     }
+    // (prefix length, root, index after the prefix); ties keep client order.
     let mut best: Option<(usize, &Root, usize)> = None;
     for root in roots {
         let forms = root.as_given.iter().cloned().chain([root.resolved_names()]);
@@ -209,5 +210,58 @@ fn land(start: &Path, steps: &[Step], op: Op, mode: Mode) -> Result<PathBuf, Str
         (Op::Read, Kind::File) | (Op::List, Kind::Dir) => Ok(path),
         (Op::List, _) => Err(format!("not_a_directory: {}", path.display())),
         _ => Err(format!("not_a_regular_file: {}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::SetupOp;
+    use crate::fixture::Fixture;
+
+    fn fixture() -> Fixture {
+        let file = |path: &str| SetupOp::File {
+            path: path.into(),
+            content: None,
+        };
+        Fixture::with_setup(&[file("a/x.txt"), file("a/sub/y.txt")]).unwrap()
+    }
+
+    #[test]
+    fn the_outermost_root_is_chosen_and_dotdot_is_physical() {
+        let fx = fixture();
+        let input = fx.subst("{T}/a/sub/../x.txt");
+        let both = [fx.subst("file://{T}/a/sub"), fx.subst("file://{T}/a")];
+        let verdict = judge(&both, &input, Op::Read);
+        let target = fx.resolved("a/x.txt");
+        assert_eq!(
+            verdict,
+            Verdict::Allow {
+                target,
+                strict: true
+            }
+        );
+        let inner = [fx.subst("file://{T}/a/sub")];
+        assert_eq!(
+            judge(&inner, &input, Op::Read).reason(),
+            Some("outside_roots")
+        );
+    }
+
+    #[test]
+    fn only_regular_files_are_read() {
+        let fx = fixture();
+        let fifo = fx.path("a/fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|status| status.success()) {
+            return; // no mkfifo on this machine
+        }
+        let roots = [fx.subst("file://{T}/a")];
+        let verdict = judge(&roots, fifo.to_str().unwrap(), Op::Read);
+        assert_eq!(verdict.reason(), Some("not_a_regular_file"));
+        let verdict = judge(&roots, &fx.subst("{T}/a/sub"), Op::Read);
+        assert_eq!(verdict.reason(), Some("not_a_regular_file"));
+        let verdict = judge(&roots, &fx.subst("{T}/a/x.txt"), Op::List);
+        assert_eq!(verdict.reason(), Some("not_a_directory"));
     }
 }

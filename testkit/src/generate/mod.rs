@@ -22,6 +22,10 @@ use crate::corpus::{Case, Expect, Op, SetupOp};
 use crate::fixture::Fixture;
 use crate::model::Verdict;
 
+mod tables;
+
+use tables::*;
+
 /// A random scenario in the corpus' `{T}` format.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scenario {
@@ -63,50 +67,6 @@ impl Scenario {
     }
 }
 
-#[rustfmt::skip]
-const DIRS: &[&str] = &["a", "a/sub", "a/sub/deep", "b", "b/sub", "o", "o/sub", "a_evil"];
-#[rustfmt::skip]
-const FILES: &[&str] = &[
-    "a/x.txt", "a/sub/x.txt", "a/sub/y.txt", "a/sub/deep/x.txt", "b/x.txt", "b/z.txt",
-    "b/sub/x.txt", "b/sub/y.txt", "o/x.txt", "o/secret.txt", "o/sub/x.txt", "a_evil/x.txt",
-    "a_evil/secret.txt", "a.txt",
-];
-/// Files whose names only the right decoding (or none) reaches.
-#[rustfmt::skip]
-const ODD_FILES: &[&str] = &[
-    "a/%2e%2e/x.txt", "a/100%.txt", "a/100%25.txt", "a/b\\c.txt", "a/my file.txt",
-    "a/café.txt", "a/x%2Fy.txt", "a/what?.txt", "a/#t.txt",
-];
-const LINK_SLOTS: &[&str] = &["a/l1", "a/l2", "a/sub/l1", "b/l1", "o/l1"];
-/// Link bodies that stay inside the link's directory, relatively.
-const LINKS_INSIDE: &[&str] = &[
-    "x.txt",
-    "sub",
-    "sub/y.txt",
-    ".",
-    "./sub/../x.txt",
-    "sub/x.txt",
-];
-/// Link bodies that land inside a root by a way a beneath-one-root open
-/// refuses: absolute, leaving and re-entering, or into another root.
-#[rustfmt::skip]
-const LINKS_ROUNDABOUT: &[&str] = &[
-    "{T}/a/x.txt", "{T}/a/sub", "{T}/a/sub/x.txt", "../a/x.txt", "../a/sub", "../a", "../b",
-    "../b/x.txt", "{T}/b", "../sub/x.txt",
-];
-/// Link bodies that lead outside (for the usual roots).
-#[rustfmt::skip]
-const LINKS_OUTSIDE: &[&str] = &[
-    "..", "../", "../o", "../o/secret.txt", "../../o", "../a_evil", "{T}/o", "/", "../a.txt",
-];
-/// Dangling link bodies.
-#[rustfmt::skip]
-const LINKS_DANGLING: &[&str] = &[
-    "missing", "new.txt", "sub/new.txt", "../o/new.txt", "nx/new.txt", "{T}/a/new.txt",
-];
-/// Chains, loops and trailing slashes.
-const LINKS_ODD: &[&str] = &["l1", "l2", "sub/l1", "../l1", "x.txt/", "sub/", "../rl"];
-
 fn link_body() -> impl Strategy<Value = &'static str> {
     prop_oneof![
         3 => select(LINKS_INSIDE),
@@ -117,11 +77,8 @@ fn link_body() -> impl Strategy<Value = &'static str> {
     ]
 }
 
-/// Targets of `{T}/rl`, a root alias.
-const ALIAS_TARGETS: &[&str] = &["a", "a", "b", "a/sub", "o/sub", "rl", "missing"];
-
 /// Random setups: the base tree with some entries left out, odd names,
-/// up to four symlinks, sometimes the alias `rl` and a hard link.
+/// three to five symlinks, often the alias `rl`, sometimes a hard link.
 pub fn setup() -> impl Strategy<Value = Vec<SetupOp>> {
     (
         vec(prop::bool::weighted(0.9), DIRS.len()),
@@ -175,15 +132,6 @@ fn build_setup(
     ops
 }
 
-#[rustfmt::skip]
-const ROOT_DIRS: &[&str] = &[
-    "a", "a", "a", "a", "a", "a", "a", "a", "a/sub", "a/sub", "b", "b", "rl", "rl", "a/sub/deep",
-    "o/sub", "missing", "a/x.txt",
-];
-const ROOT_SUFFIXES: &[&str] = &["", "", "", "", "/", "/."];
-#[rustfmt::skip]
-const ROOT_SCHEMES: &[&str] = &["file://", "file://", "file://", "file://", "file://localhost"];
-
 /// A root as (scheme, directory below `{T}`, suffix).
 type RootSpec = (&'static str, &'static str, &'static str);
 
@@ -204,71 +152,6 @@ fn root_uri(&(scheme, dir, suffix): &RootSpec) -> String {
 pub fn roots() -> impl Strategy<Value = Vec<String>> {
     root_specs().prop_map(|specs| specs.iter().map(root_uri).collect())
 }
-
-/// Paths to read, `@` standing for a base directory: plain ones, through
-/// links, with `..`, odd names.
-#[rustfmt::skip]
-const READ_PATHS: [&[&str]; 4] = [
-    &["@/x.txt", "@/x.txt", "@/x.txt", "@/sub/x.txt", "@/sub/x.txt", "@/y.txt", "@/sub/y.txt",
-      "@/sub/deep/x.txt", "@/z.txt"],
-    &["@/l1", "@/l2", "@/sub/l1", "@/l1/x.txt", "@/l1/y.txt", "@/l2/x.txt", "@/l1/../x.txt",
-      "@/sub/l1/../x.txt", "@/hl"],
-    &["@/../o/secret.txt", "@/sub/../x.txt", "@/../a/x.txt", "@/../b/x.txt", "@/../rl/x.txt",
-      "@/../a_evil/x.txt", "@/../a.txt", "@/sub/deep/../../x.txt"],
-    &["@/100%.txt", "@/100%25.txt", "@/b\\c.txt", "@/my file.txt", "@/café.txt", "@/x%2Fy.txt",
-      "@/what?.txt", "@/#t.txt", "@/%2e%2e/x.txt", "@/secret.txt"],
-];
-/// Paths to list, in the same four kinds.
-#[rustfmt::skip]
-const LIST_PATHS: [&[&str]; 4] = [
-    &["@", "@/sub", "@/sub/deep"],
-    &["@/l1", "@/l2", "@/sub/l1", "@/l2/sub", "@/l1/.."],
-    &["@/..", "@/sub/..", "@/../a_evil", "@/../rl", "@/../o", "@/../a"],
-    &["@/%2e%2e", "@/deep", "@/sub/sub"],
-];
-/// Paths to create, in the same four kinds.
-#[rustfmt::skip]
-const WRITE_PATHS: [&[&str]; 4] = [
-    &["@/new.txt", "@/sub/new.txt", "@/sub/deep/new.txt", "@/x.txt"],
-    &["@/l1", "@/l2", "@/sub/l1", "@/l1/new.txt", "@/l2/new.txt", "@/l1/../new.txt"],
-    &["@/sub/../new.txt", "@/../new.txt", "@/../o/new.txt", "@/../a_evil/new.txt",
-      "@/../a/new.txt"],
-    &["@/n w.txt", "@/%2e%2e/new.txt", "@/nx/new.txt"],
-];
-/// Base directories other than the roots (`""` is `{T}` itself).
-#[rustfmt::skip]
-const BASES: &[&str] = &["a", "a", "b", "o", "a_evil", "", "a/sub", "rl", "a/l1", "o/sub", "a.txt"];
-/// Pieces inserted into a path, pasted verbatim in both forms.
-#[rustfmt::skip]
-const INSERTS: &[&str] = &[
-    ".", "", "..", "..", "%2e", "%2e%2e", ".%2e", "%2E%2e", "nx", "sub", "l1", "x%2Fy", "%00",
-    "%zz", "b%5Cc", "x\\y", "t\tab", "%25", "%",
-];
-/// Replacements for the last piece, pasted verbatim in both forms.
-#[rustfmt::skip]
-const ODD_LASTS: &[&str] = &[
-    "%78.txt", "x.txt%00", "b%5Cc.txt", "100%25.txt", "x%2Fy.txt", "%2e%2e", "..", ".",
-    "caf%C3%A9.txt", "caf%c3%a9.txt", "%ed%a0%80", "%c0%ae%c0%ae", "x\\..\\y", "x.txt%",
-    "what%3F.txt", "%23t.txt", "new%2Etxt", "%252e%252e",
-];
-/// Prefixes before `{T}`: a raw path or URI spellings.
-#[rustfmt::skip]
-const PREFIXES: &[&str] = &[
-    "", "", "", "", "", "", "", "", "", "file://", "file://", "file://", "file://", "file://",
-    "file://", "file://", "file://localhost", "FILE://", "file:", "fiLe://LOCALHOST",
-];
-/// Whole inputs that are neither a `file:` URI nor an absolute path, or
-/// that are malformed before the path.
-#[rustfmt::skip]
-const GARBAGE: &[&str] = &[
-    "a/x.txt", "~/x.txt", "", "C:\\x.txt", "http://localhost{T}/a/x.txt", " file://{T}/a/x.txt",
-    "file:a/x.txt", "\\\\srv\\a\\x.txt", "file://evil{T}/a/x.txt", "file://localhost",
-];
-#[rustfmt::skip]
-const QUERIES: &[&str] = &[
-    "", "", "", "", "", "", "", "", "", "", "", "", "", "", "?raw=1", "#frag",
-    "?/../../o/secret.txt", "#/../x",
-];
 
 /// Random inputs for `op`, in the `{T}` format: a path fit for the
 /// operation below one of `root_dirs` (mostly) or another directory,
@@ -363,16 +246,6 @@ fn encode(name: &str) -> String {
     }
     out
 }
-
-const OPS: &[Op] = &[
-    Op::Read,
-    Op::Read,
-    Op::Read,
-    Op::List,
-    Op::List,
-    Op::WriteNew,
-    Op::WriteNew,
-];
 
 /// Random scenarios: a setup, roots, an operation and an input for it
 /// (mostly below one of the roots).
