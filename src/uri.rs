@@ -94,6 +94,10 @@ fn decode_segment(raw: &str) -> Result<Vec<u8>, &'static str> {
     if decoded.iter().any(|&b| matches!(b, b'/' | b'\\' | 0)) {
         return Err("escape decodes to '/', '\\' or NUL");
     }
+    // Each segment on its own: a later `..` must not hide a malformed one.
+    if std::str::from_utf8(&decoded).is_err() {
+        return Err("escapes decode to invalid UTF-8");
+    }
     Ok(decoded)
 }
 
@@ -154,6 +158,8 @@ mod tests {
             "file:///a/%",
             "file:///a/%c0%ae",
             "file:///a/%ed%a0%80",
+            "file:///a/%ed%a0%80/..",
+            "file:///a/%ff/../b",
             "file:///a/.\t./b",
             "file:///a\\b",
             "file:///a/b\n",

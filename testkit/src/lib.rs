@@ -24,5 +24,5 @@ pub mod model;
 
 pub use corpus::{Case, Expect, Op, SetupOp};
 pub use fixture::{Fixture, TreeSnapshot};
-pub use generate::Scenario;
+pub use generate::{Scenario, Scene};
 pub use model::{Verdict, judge};

@@ -268,6 +268,38 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
         })
 }
 
+/// One tree and root list probed with several inputs (each with its own
+/// operation): cheaper than a fresh tree per input, and later probes see
+/// what earlier creates left behind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scene {
+    /// Setup operations relative to `{T}`.
+    pub setup: Vec<SetupOp>,
+    /// Root URIs with `{T}`.
+    pub roots: Vec<String>,
+    /// Operations and inputs (with `{T}`), applied in order.
+    pub probes: Vec<(Op, String)>,
+}
+
+/// Random scenes with `probes` inputs each.
+pub fn scene(probes: usize) -> impl Strategy<Value = Scene> {
+    (setup(), root_specs())
+        .prop_flat_map(move |(setup, specs)| {
+            let mut dirs: Vec<_> = specs.iter().map(|spec| spec.1).collect();
+            dirs.retain(|dir| !matches!(*dir, "missing" | "a/x.txt"));
+            if dirs.is_empty() {
+                dirs.push("a");
+            }
+            let probe = select(OPS).prop_flat_map(move |op| (Just(op), input(op, dirs.clone())));
+            (Just(setup), Just(specs), vec(probe, probes))
+        })
+        .prop_map(|(setup, specs, probes)| Scene {
+            setup,
+            roots: specs.iter().map(root_uri).collect(),
+            probes,
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
