@@ -3,8 +3,32 @@
 
 use std::borrow::Cow;
 
-use crate::ErrorKind;
 use crate::uri;
+use crate::{Error, ErrorKind, Operation};
+
+/// The absolute path an untrusted input names, exactly as every operation
+/// reads it: a `file:` URI is parsed strictly (escapes decoded once, dot
+/// segments removed as text), a raw absolute path is taken literally. It
+/// borrows the input unless something had to be decoded or removed.
+///
+/// No file system access: this says nothing about roots or symlinks. Useful
+/// for logs, and for differential testing of the parser.
+///
+/// ```
+/// use mcp_roots::parse_input;
+/// assert_eq!(parse_input("file://localhost/a/%2e%2e/b%20c").unwrap(), "/b c");
+/// assert_eq!(parse_input("/a/../b").unwrap(), "/a/../b");
+/// assert_eq!(parse_input("a/b").unwrap_err().reason(), "not_absolute");
+/// assert_eq!(parse_input("file:///a%2Fb").unwrap_err().reason(), "invalid_uri");
+/// ```
+///
+/// # Errors
+///
+/// `invalid_uri` or `not_absolute`, as for every operation.
+pub fn parse_input(untrusted: &str) -> Result<Cow<'_, str>, Error> {
+    absolute_path(untrusted)
+        .map_err(|(kind, detail)| Error::new(kind, Operation::Parse, untrusted).with_detail(detail))
+}
 
 /// The absolute path an untrusted input names.
 ///

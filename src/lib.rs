@@ -66,6 +66,7 @@ pub use builder::{RESERVED_DESCRIPTORS, RootSetBuilder};
 pub use error::{Error, ErrorKind, Operation};
 pub use handle::TrackedFile;
 pub use hardening::{HardLinks, MountPoints, Symlinks};
+pub use input::parse_input;
 pub use live::{EmptyRoots, RootIdentity, Roots, RootsBuilder, Snapshot};
 pub use mutate::Overwrite;
 pub use options::{Create, OpenOptions};
