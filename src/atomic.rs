@@ -94,10 +94,7 @@ fn create_temp(parent: &Dir, sel: &Selected) -> io::Result<(File, String)> {
         match sys::open_beneath(parent, &temp, &how) {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
-            Ok(file) => {
-                sys::clear_nonblock(&file, &how)?;
-                return Ok((file, temp));
-            }
+            Ok(file) => return Ok((file, temp)),
         }
     }
     Err(io::Error::new(

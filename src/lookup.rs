@@ -51,8 +51,13 @@ impl PathIndex {
         let mut rebuilt: Option<String> = None;
         let mut pos = 0;
         while depth < max_depth {
-            let start = pos + path[pos..].find(|c| c != '/')?;
-            let end = start + path[start..].find('/').unwrap_or(path.len() - start);
+            let bytes = path.as_bytes();
+            let start = pos + bytes[pos..].iter().position(|&b| b != b'/')?;
+            let end = start
+                + bytes[start..]
+                    .iter()
+                    .position(|&b| b == b'/')
+                    .unwrap_or(bytes.len() - start);
             let component = &path[start..end];
             pos = end;
             match component {

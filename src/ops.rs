@@ -51,7 +51,8 @@ pub(crate) fn open_file(sel: &Selected, how: &How, op: Operation) -> Result<File
             file.set_len(0).map_err(fail)?;
         }
     }
-    sys::clear_nonblock(&file, how).map_err(fail)?;
+    // O_NONBLOCK stays: Linux ignores it for regular files, and clearing
+    // it would cost a syscall per open.
     Ok(file)
 }
 

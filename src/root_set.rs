@@ -227,6 +227,12 @@ impl RootSet {
     /// Any reason of [`ErrorKind`]: the input is malformed, outside every
     /// root, escapes its root through `..` or a symlink, is missing, or is
     /// not a regular file (FIFOs and devices are refused without blocking).
+    ///
+    /// # Platform behavior
+    ///
+    /// The file is opened with `O_NONBLOCK` (that is what lets a FIFO be
+    /// refused instead of blocking) and keeps it: Linux ignores the flag for
+    /// regular files, and clearing it would cost a syscall on every open.
     pub fn open<T: Target + ?Sized>(&self, target: &T) -> Result<File, Error> {
         self.open_with(target, OpenOptions::new())
     }

@@ -19,8 +19,9 @@ const EAGAIN_RETRIES: usize = 32;
 
 /// Opens `rel` beneath `dir`; the result never lies outside `dir`.
 ///
-/// Data opens carry `O_NONBLOCK` so that a FIFO never blocks; the caller
-/// clears it once the file is known to be regular.
+/// Data opens carry `O_NONBLOCK` so that a FIFO never blocks before the
+/// caller can refuse it; Linux ignores the flag for regular files, so it is
+/// left set rather than cleared with an extra syscall.
 pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> {
     let oflags = oflags(how);
     let mut resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;

@@ -29,9 +29,7 @@ pub(crate) use unix::{link_count, lstat_at, mkdir_at, rename_at, set_mode, unlin
 
 #[cfg(target_os = "linux")]
 pub(crate) use linux::{fd_path, open_beneath};
-pub(crate) use portable::{
-    Identity, Kind, clear_nonblock, descriptor_budget, identity, identity_of_path, kind_of,
-};
+pub(crate) use portable::{Identity, Kind, descriptor_budget, identity, identity_of_path, kind_of};
 #[cfg(not(target_os = "linux"))]
 pub(crate) use portable::{fd_path, open_beneath};
 

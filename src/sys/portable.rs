@@ -85,25 +85,6 @@ pub(crate) enum Kind {
     Special,
 }
 
-/// Clears `O_NONBLOCK` (set by every data open so that a FIFO never blocks)
-/// once the file is known to be regular.
-#[cfg(unix)]
-pub(crate) fn clear_nonblock(file: &File, how: &How) -> io::Result<()> {
-    use rustix::fs::OFlags;
-    let keep = if how.append {
-        OFlags::APPEND
-    } else {
-        OFlags::empty()
-    };
-    rustix::fs::fcntl_setfl(file, keep).map_err(Into::into)
-}
-
-/// Non-blocking mode does not apply to files here.
-#[cfg(not(unix))]
-pub(crate) fn clear_nonblock(_file: &File, _how: &How) -> io::Result<()> {
-    Ok(())
-}
-
 /// Without `/proc/self/fd`, a descriptor's path is not available.
 #[cfg(not(target_os = "linux"))]
 pub(crate) fn fd_path<T>(_file: &T) -> io::Result<std::path::PathBuf> {
