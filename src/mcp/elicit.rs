@@ -1,0 +1,324 @@
+//! Form elicitation on rmcp's own types, with what rmcp leaves to servers:
+//! a capability check before asking, server-side validation of the answer
+//! against the schema that was sent, typed outcomes, a question budget per
+//! tool call, and the two forms most tools need.
+//!
+//! When to ask (from the MCP course this crate started from): before a
+//! destructive action, to choose one of several candidates, for first-run
+//! setup. When not to: for a required argument the model can ask for in
+//! prose, inside loops or on frequent calls, or for anything the server can
+//! validate afterwards (validate, return an error, let the model ask).
+
+use std::fmt;
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolResult, ContentBlock, ElicitRequestParams, ElicitationAction, ElicitationSchema,
+    EnumSchema,
+};
+use rmcp::service::{ElicitationMode, ServiceError};
+use rmcp::{Peer, RoleServer};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use super::validate::validate;
+
+/// A form: a message and a flat schema. rmcp's [`ElicitationSchema`] has
+/// only primitive properties (string, number, integer, boolean, enum), so a
+/// nested object cannot be expressed.
+#[derive(Clone, Debug)]
+pub struct Form {
+    message: String,
+    schema: ElicitationSchema,
+}
+
+impl Form {
+    /// A form asking `message` with `schema`.
+    pub fn new(message: impl Into<String>, schema: ElicitationSchema) -> Self {
+        Self {
+            message: message.into(),
+            schema,
+        }
+    }
+
+    /// One required choice among `options` (shown by their titles; the
+    /// answer is an index).
+    ///
+    /// # Errors
+    ///
+    /// [`ElicitError::Schema`] for fewer than two options.
+    pub fn choose<S: AsRef<str>>(
+        message: impl Into<String>,
+        options: &[S],
+    ) -> Result<Self, ElicitError> {
+        if options.len() < 2 {
+            return Err(ElicitError::Schema(
+                "a choice needs at least two options".into(),
+            ));
+        }
+        let ids: Vec<String> = (0..options.len()).map(|i| i.to_string()).collect();
+        let titles: Vec<String> = options.iter().map(|o| o.as_ref().to_owned()).collect();
+        let choice = EnumSchema::builder(ids)
+            .enum_titles(titles)
+            .map_err(|e| ElicitError::Schema(e.to_string()))?
+            .title("Choice")
+            .build();
+        let schema = ElicitationSchema::builder()
+            .required_enum_schema(CHOICE, choice)
+            .build()
+            .map_err(|e| ElicitError::Schema(e.to_string()))?;
+        Ok(Self::new(message, schema))
+    }
+
+    /// A required yes/no confirmation of `action` (e.g. "Delete the note").
+    pub fn confirm(message: impl Into<String>, action: impl Into<String>) -> Self {
+        let action = action.into();
+        let schema = ElicitationSchema::builder()
+            .required_bool_with(CONFIRM, |b| b.title(action))
+            .build()
+            .expect("a one-field form always builds");
+        Self::new(message, schema)
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The schema.
+    pub fn schema(&self) -> &ElicitationSchema {
+        &self.schema
+    }
+}
+
+const CHOICE: &str = "choice";
+const CONFIRM: &str = "confirm";
+
+/// What the user did with a form. Declining and cancelling change nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome<T> {
+    /// The user answered; the answer passed validation.
+    Accepted(T),
+    /// The user closed the form.
+    Declined,
+    /// The user aborted the whole tool call.
+    Cancelled,
+}
+
+impl<T> Outcome<T> {
+    /// The accepted value, if any.
+    pub fn accepted(self) -> Option<T> {
+        match self {
+            Self::Accepted(value) => Some(value),
+            Self::Declined | Self::Cancelled => None,
+        }
+    }
+
+    fn try_map<U, E>(self, f: impl FnOnce(T) -> Result<U, E>) -> Result<Outcome<U>, E> {
+        Ok(match self {
+            Self::Accepted(value) => Outcome::Accepted(f(value)?),
+            Self::Declined => Outcome::Declined,
+            Self::Cancelled => Outcome::Cancelled,
+        })
+    }
+}
+
+/// Why a question could not be asked or answered.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ElicitError {
+    /// The client did not declare form elicitation: nothing was sent.
+    Unsupported,
+    /// This tool call already asked its questions (one unless the caller
+    /// allowed more with [`Elicitor::with_budget`]).
+    Exhausted,
+    /// The answer did not match the form.
+    InvalidAnswer(String),
+    /// The form could not be built.
+    Schema(String),
+    /// The request failed (transport, timeout, protocol).
+    Request(ServiceError),
+}
+
+impl fmt::Display for ElicitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unsupported => f.write_str("the client does not support form elicitation"),
+            Self::Exhausted => f.write_str("this tool call has already asked the user"),
+            Self::InvalidAnswer(why) => write!(f, "the answer does not match the form: {why}"),
+            Self::Schema(why) => write!(f, "the form is invalid: {why}"),
+            Self::Request(err) => write!(f, "the elicitation request failed: {err}"),
+        }
+    }
+}
+
+impl std::error::Error for ElicitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Request(err) => Some(err),
+            _ => None,
+        }
+    }
+}
+
+impl ElicitError {
+    /// The stable reason for structured content.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Self::Unsupported => "elicitation_unsupported",
+            Self::Exhausted => "elicitation_exhausted",
+            Self::InvalidAnswer(_) => "elicitation_invalid_answer",
+            Self::Schema(_) => "elicitation_invalid_form",
+            Self::Request(_) => "elicitation_failed",
+        }
+    }
+
+    /// A tool result that says what happened, so the model can go on (for
+    /// [`Unsupported`](Self::Unsupported): ask the user in prose instead).
+    pub fn to_tool_result(&self) -> CallToolResult {
+        let advice = match self {
+            Self::Unsupported => {
+                " The client cannot show forms: ask the user in the conversation instead, then call the tool again with the answer."
+            }
+            _ => " Nothing was changed.",
+        };
+        let mut result =
+            CallToolResult::error(vec![ContentBlock::text(format!("{self}.{advice}"))]);
+        result.structured_content = Some(json!({ "reason": self.reason() }));
+        result
+    }
+}
+
+/// Asks the user through form elicitation, within a budget of questions per
+/// tool call (one by default: forms interrupt the conversation).
+#[derive(Clone, Debug)]
+pub struct Elicitor {
+    peer: Peer<RoleServer>,
+    budget: usize,
+    timeout: Option<Duration>,
+}
+
+impl Elicitor {
+    /// An elicitor for one tool call, allowed one question.
+    pub fn new(peer: &Peer<RoleServer>) -> Self {
+        Self {
+            peer: peer.clone(),
+            budget: 1,
+            timeout: None,
+        }
+    }
+
+    /// Allows `questions` questions in this tool call.
+    pub fn with_budget(mut self, questions: usize) -> Self {
+        self.budget = questions;
+        self
+    }
+
+    /// Gives up on an answer after `timeout`.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Whether the client declared form elicitation.
+    pub fn supports_forms(&self) -> bool {
+        self.peer
+            .supported_elicitation_modes()
+            .contains(&ElicitationMode::Form)
+    }
+
+    /// Asks `form`; an accepted answer is validated against its schema.
+    ///
+    /// # Errors
+    ///
+    /// See [`ElicitError`]; nothing is sent unless the client supports forms
+    /// and the budget allows.
+    pub async fn ask(&mut self, form: &Form) -> Result<Outcome<Map<String, Value>>, ElicitError> {
+        if !self.supports_forms() {
+            return Err(ElicitError::Unsupported);
+        }
+        if self.budget == 0 {
+            return Err(ElicitError::Exhausted);
+        }
+        self.budget -= 1;
+        let params = ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: form.message.clone(),
+            requested_schema: form.schema.clone(),
+        };
+        let answer = self
+            .peer
+            .create_elicitation_with_timeout(params, self.timeout)
+            .await
+            .map_err(ElicitError::Request)?;
+        match answer.action {
+            ElicitationAction::Accept => {
+                let schema = serde_json::to_value(&form.schema)
+                    .map_err(|e| ElicitError::Schema(e.to_string()))?;
+                let content = answer.content.unwrap_or(Value::Null);
+                validate(&schema, &content)
+                    .map(Outcome::Accepted)
+                    .map_err(ElicitError::InvalidAnswer)
+            }
+            ElicitationAction::Decline => Ok(Outcome::Declined),
+            _ => Ok(Outcome::Cancelled),
+        }
+    }
+
+    /// Asks `form` and deserialises the validated answer into `T`.
+    ///
+    /// # Errors
+    ///
+    /// As [`ask`](Self::ask); [`ElicitError::InvalidAnswer`] if `T` does not
+    /// fit the answer.
+    pub async fn ask_as<T: DeserializeOwned>(
+        &mut self,
+        form: &Form,
+    ) -> Result<Outcome<T>, ElicitError> {
+        self.ask(form).await?.try_map(|content| {
+            serde_json::from_value(Value::Object(content))
+                .map_err(|e| ElicitError::InvalidAnswer(e.to_string()))
+        })
+    }
+
+    /// Asks the user to pick one of `options`; the answer is its index.
+    ///
+    /// # Errors
+    ///
+    /// As [`ask`](Self::ask).
+    pub async fn choose<S: AsRef<str>>(
+        &mut self,
+        message: impl Into<String>,
+        options: &[S],
+    ) -> Result<Outcome<usize>, ElicitError> {
+        let form = Form::choose(message, options)?;
+        self.ask(&form).await?.try_map(|content| {
+            content[CHOICE]
+                .as_str()
+                .and_then(|id| id.parse::<usize>().ok())
+                .filter(|&i| i < options.len())
+                .ok_or_else(|| ElicitError::InvalidAnswer("no valid choice".into()))
+        })
+    }
+
+    /// Asks the user to confirm a destructive `action`. Only an explicit
+    /// "yes" is `Accepted`; an accepted "no" counts as `Declined`.
+    ///
+    /// # Errors
+    ///
+    /// As [`ask`](Self::ask).
+    pub async fn confirm(
+        &mut self,
+        message: impl Into<String>,
+        action: impl Into<String>,
+    ) -> Result<Outcome<()>, ElicitError> {
+        let form = Form::confirm(message, action);
+        Ok(match self.ask(&form).await? {
+            Outcome::Accepted(content) if content[CONFIRM] == Value::Bool(true) => {
+                Outcome::Accepted(())
+            }
+            Outcome::Accepted(_) | Outcome::Declined => Outcome::Declined,
+            Outcome::Cancelled => Outcome::Cancelled,
+        })
+    }
+}

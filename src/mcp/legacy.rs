@@ -1,0 +1,45 @@
+//! The one module that names rmcp's roots API.
+//!
+//! rmcp 3.x marks `Root`, `ListRootsResult`, `ListRootsRequest` and
+//! `Peer<RoleServer>::list_roots` `#[deprecated]`: SEP-2577 removes
+//! server-to-client roots requests from the 2026-07-28 revision. Clients speak
+//! 2025-06-18 and 2025-11-25 today, where `roots/list` is how a server learns
+//! the user's consent boundary, so this crate still calls it. The `allow` is
+//! confined to this module, and no deprecated type leaves it.
+#![allow(deprecated)]
+
+use std::time::Duration;
+
+use rmcp::model::ClientCapabilities;
+use rmcp::service::ServiceError;
+use rmcp::{Peer, RoleServer};
+
+/// One root of a `roots/list` answer, in our own type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ClientRoot {
+    pub(crate) uri: String,
+    pub(crate) name: Option<String>,
+}
+
+/// Whether the client declared the `roots` capability.
+pub(crate) fn declares_roots(capabilities: &ClientCapabilities) -> bool {
+    capabilities.roots.is_some()
+}
+
+/// Sends `roots/list` and waits at most `timeout` for the answer.
+pub(crate) async fn list_roots(
+    peer: &Peer<RoleServer>,
+    timeout: Duration,
+) -> Result<Vec<ClientRoot>, ServiceError> {
+    let answer = tokio::time::timeout(timeout, peer.list_roots())
+        .await
+        .map_err(|_| ServiceError::Timeout { timeout })??;
+    Ok(answer
+        .roots
+        .into_iter()
+        .map(|root| ClientRoot {
+            uri: root.uri,
+            name: root.name,
+        })
+        .collect())
+}

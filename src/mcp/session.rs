@@ -1,0 +1,227 @@
+//! [`SessionRoots`]: one MCP session's roots, kept in sync with the client.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use rmcp::{Peer, RoleServer};
+use tokio::sync::{Mutex, watch};
+
+use super::legacy::{self, ClientRoot};
+use crate::{Error, ErrorKind, Operation, RootSet, Roots, RootsBuilder, Snapshot};
+
+/// How long a tool call waits for the client's first `roots/list` answer.
+pub const DEFAULT_FIRST_ANSWER_WAIT: Duration = Duration::from_secs(5);
+/// How long a `roots/list` request may take.
+pub const DEFAULT_LIST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The roots of one MCP session, synchronised with the client.
+///
+/// Create one per session (never share one between sessions: client A's
+/// roots would authorise client B) and forward two notifications to it:
+///
+/// ```no_run
+/// use mcp_roots::mcp::SessionRoots;
+/// use rmcp::{RoleServer, ServerHandler, service::NotificationContext};
+///
+/// #[derive(Clone)]
+/// struct Notes {
+///     roots: SessionRoots,
+/// }
+///
+/// impl ServerHandler for Notes {
+///     async fn on_initialized(&self, cx: NotificationContext<RoleServer>) {
+///         self.roots.on_initialized(&cx.peer).await;
+///     }
+///     async fn on_roots_list_changed(&self, cx: NotificationContext<RoleServer>) {
+///         self.roots.on_list_changed(&cx.peer).await;
+///     }
+/// }
+/// ```
+///
+/// After `initialize`, if the client declared `roots`, it calls
+/// `roots/list` and installs the answer; each `list_changed` re-lists.
+/// Notifications that arrive while a request is in flight are coalesced into
+/// one more request, and requests are numbered so that an older answer never
+/// replaces a newer one. A client without `roots` gets the server's policy
+/// (the ceiling, or nothing), said in the log. Tool calls go through
+/// [`run`](Self::run), which waits (bounded) for the first answer and does
+/// the blocking file work on tokio's blocking pool.
+#[derive(Clone, Debug)]
+pub struct SessionRoots {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    roots: Roots,
+    first_answer_wait: Duration,
+    list_timeout: Duration,
+    /// Re-list requests asked for, and the last one served.
+    wanted: AtomicU64,
+    served: AtomicU64,
+    /// Held by whoever is listing; others leave their request to it.
+    lister: Mutex<()>,
+    /// `Some(generation)` once the first answer (or the policy) is installed.
+    ready: watch::Sender<Option<u64>>,
+}
+
+impl SessionRoots {
+    /// A session with the server's policy (a fresh [`Roots`] is built from
+    /// it, so no two sessions can share one).
+    pub fn new(policy: RootsBuilder) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                roots: policy.build(),
+                first_answer_wait: DEFAULT_FIRST_ANSWER_WAIT,
+                list_timeout: DEFAULT_LIST_TIMEOUT,
+                wanted: AtomicU64::new(0),
+                served: AtomicU64::new(0),
+                lister: Mutex::new(()),
+                ready: watch::Sender::new(None),
+            }),
+        }
+    }
+
+    /// Sets how long tool calls wait for the first answer, and how long a
+    /// `roots/list` request may take. Call before the session starts.
+    ///
+    /// # Panics
+    ///
+    /// If the session is already shared (cloned).
+    pub fn with_timeouts(mut self, first_answer_wait: Duration, list_timeout: Duration) -> Self {
+        let inner = Arc::get_mut(&mut self.inner).expect("set timeouts before sharing the session");
+        inner.first_answer_wait = first_answer_wait;
+        inner.list_timeout = list_timeout;
+        self
+    }
+
+    /// The session's live roots.
+    pub fn roots(&self) -> &Roots {
+        &self.inner.roots
+    }
+
+    /// Call from `ServerHandler::on_initialized`: lists the client's roots,
+    /// or applies the server's policy when the client declared none.
+    pub async fn on_initialized(&self, peer: &Peer<RoleServer>) {
+        match peer.peer_info() {
+            Some(info) if legacy::declares_roots(&info.capabilities) => self.relist(peer).await,
+            Some(info) => {
+                tracing::info!(
+                    client = %info.client_info.name,
+                    "client did not declare roots: the server's policy applies (its ceiling, or nothing)"
+                );
+                self.install(0, Vec::new()).await;
+            }
+            None => {
+                tracing::debug!("no initialize handshake on this session: roots come with requests")
+            }
+        }
+    }
+
+    /// Call from `ServerHandler::on_roots_list_changed`: re-lists the roots.
+    pub async fn on_list_changed(&self, peer: &Peer<RoleServer>) {
+        match peer.peer_info() {
+            Some(info) if legacy::declares_roots(&info.capabilities) => self.relist(peer).await,
+            _ => tracing::debug!("roots/list_changed from a session without roots: ignored"),
+        }
+    }
+
+    /// Runs blocking file work against the current roots once the first
+    /// answer is installed (waiting at most the configured time), on tokio's
+    /// blocking pool.
+    ///
+    /// # Errors
+    ///
+    /// `no_roots` if no answer arrived in time; whatever `work` returns.
+    pub async fn run<T, F>(&self, work: F) -> Result<T, Error>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Snapshot<'_>) -> Result<T, Error> + Send + 'static,
+    {
+        self.ready().await?;
+        let roots = self.inner.roots.clone();
+        match tokio::task::spawn_blocking(move || work(&roots.load())).await {
+            Ok(result) => result,
+            Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
+            Err(_) => Err(Error::new(ErrorKind::Io, Operation::Use, "")
+                .with_detail("the runtime is shutting down")),
+        }
+    }
+
+    /// Waits (bounded) until the first answer, or the policy, is installed.
+    ///
+    /// # Errors
+    ///
+    /// `no_roots` when nothing was installed in time.
+    pub async fn ready(&self) -> Result<(), Error> {
+        let mut ready = self.inner.ready.subscribe();
+        let wait = self.inner.first_answer_wait;
+        match tokio::time::timeout(wait, ready.wait_for(Option::is_some)).await {
+            Ok(Ok(_)) => Ok(()),
+            _ => Err(Error::new(ErrorKind::NoRoots, Operation::Use, "")
+                .with_detail("the client has not answered roots/list yet")),
+        }
+    }
+
+    /// Asks for one more `roots/list`; if a request is in flight, the lister
+    /// sends another one after it, so a burst of notifications costs at
+    /// most two requests.
+    async fn relist(&self, peer: &Peer<RoleServer>) {
+        let inner = &self.inner;
+        inner.wanted.fetch_add(1, Ordering::SeqCst);
+        loop {
+            let Ok(_lister) = inner.lister.try_lock() else {
+                return; // the current lister sees our request
+            };
+            loop {
+                let wanted = inner.wanted.load(Ordering::SeqCst);
+                if wanted == inner.served.load(Ordering::SeqCst) {
+                    break;
+                }
+                match legacy::list_roots(peer, inner.list_timeout).await {
+                    Ok(roots) => self.install(wanted, roots).await,
+                    Err(err) => {
+                        tracing::warn!(request = wanted, error = %err, "roots/list failed; keeping the current roots")
+                    }
+                }
+                inner.served.store(wanted, Ordering::SeqCst);
+            }
+            drop(_lister);
+            // A request that arrived just before the lock was released found
+            // it held: serve it now.
+            if inner.wanted.load(Ordering::SeqCst) == inner.served.load(Ordering::SeqCst) {
+                return;
+            }
+        }
+    }
+
+    /// Installs an answer (request number `request`), off the async threads.
+    async fn install(&self, request: u64, client_roots: Vec<ClientRoot>) {
+        let roots = self.inner.roots.clone();
+        let uris: Vec<String> = client_roots.iter().map(|r| r.uri.clone()).collect();
+        let installed = tokio::task::spawn_blocking(move || {
+            let builder = client_roots
+                .into_iter()
+                .fold(RootSet::builder(), |b, root| match root.name {
+                    Some(name) => b.named_root(name, root.uri),
+                    None => b.root(root.uri),
+                });
+            roots.replace(builder.build())
+        })
+        .await;
+        match installed {
+            Ok(report) => {
+                tracing::info!(
+                    request,
+                    ?uris,
+                    generation = report.generation(),
+                    revoked = report.revoked().len(),
+                    "client roots installed"
+                );
+                self.inner.ready.send_replace(Some(report.generation()));
+            }
+            Err(join) => tracing::error!(request, error = %join, "installing roots failed"),
+        }
+    }
+}
