@@ -11,16 +11,23 @@
 //!   the real disk what a conforming library must, may or must not do;
 //! - [`generate`]: proptest strategies producing random adversarial
 //!   scenarios in the corpus' `{T}` format (the module is not called `gen`,
-//!   a reserved word in edition 2024).
+//!   a reserved word in edition 2024);
+//! - [`plan`]: sequences of steps on one live-roots session and the model
+//!   of which tracked handles must be revoked;
+//! - [`check`]: the check functions shared by the tests and the fuzz
+//!   targets, which run the library against these oracles.
 //!
+//! Only [`check`] uses the library; everything else is independent of it.
 //! The model follows the "Semantics" section of the shared `DESIGN.md`,
 //! written for obvious correctness rather than speed.
 #![forbid(unsafe_code)]
 
+pub mod check;
 pub mod corpus;
 pub mod fixture;
 pub mod generate;
 pub mod model;
+pub mod plan;
 
 pub use corpus::{Case, Expect, Op, SetupOp};
 pub use fixture::{Fixture, TreeSnapshot};

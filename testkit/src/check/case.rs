@@ -1,0 +1,153 @@
+//! [`ResolveCase`]: the byte format of the `resolve` fuzz target and its
+//! seed files, and the fixed tree it runs in.
+//!
+//! A case is UTF-8 text, lines separated by `\n`: the first line names the
+//! [`Operation`], the last line is the input, the lines between are roots
+//! (at most [`MAX_ROOTS`]; none means [`FIXED_ROOTS`]). `{T}` stands for
+//! the fixture directory everywhere. An input cannot contain a newline
+//! (the `parse` target covers those).
+
+use crate::corpus::SetupOp;
+use crate::fixture::Fixture;
+
+use super::{Operation, Outcome, resolution};
+
+/// At most this many roots per case.
+pub const MAX_ROOTS: usize = 4;
+
+/// The roots of a case that names none.
+pub const FIXED_ROOTS: [&str; 2] = ["file://{T}/a", "{T}/b"];
+
+/// One decoded case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolveCase {
+    /// The operation.
+    pub op: Operation,
+    /// Root URIs or paths, with `{T}`.
+    pub roots: Vec<String>,
+    /// The input, with `{T}`.
+    pub input: String,
+}
+
+impl ResolveCase {
+    /// Decodes a case; `None` if the bytes are not UTF-8, name no known
+    /// operation or have too many roots.
+    pub fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        let text = std::str::from_utf8(bytes).ok()?;
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        let op = Operation::from_name(lines.first()?)?;
+        let input = if lines.len() >= 2 { lines.pop()? } else { "" };
+        let roots = &lines[1..];
+        if roots.len() > MAX_ROOTS {
+            return None;
+        }
+        let roots: Vec<String> = if roots.is_empty() {
+            FIXED_ROOTS.iter().map(|r| r.to_string()).collect()
+        } else {
+            roots.iter().map(|r| r.to_string()).collect()
+        };
+        Some(Self {
+            op,
+            roots,
+            input: input.to_owned(),
+        })
+    }
+
+    /// Encodes the case (roots always written out).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut lines = vec![self.op.name().to_owned()];
+        lines.extend(self.roots.iter().cloned());
+        lines.push(self.input.clone());
+        lines.join("\n").into_bytes()
+    }
+
+    /// Runs the case in `fx` (built from [`fixed_tree`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`resolution`].
+    pub fn check(&self, fx: &Fixture) -> Result<Outcome, String> {
+        let roots: Vec<String> = self.roots.iter().map(|r| fx.subst(r)).collect();
+        resolution(fx, &roots, &fx.subst(&self.input), self.op)
+    }
+}
+
+/// The fixed tree of the `resolve` target: directories inside and outside
+/// the usual roots `a` and `b` (`o` outside, `a_evil` and `a.txt` prefix
+/// siblings), oddly named files, and symlinks of every kind: inside,
+/// absolute inside, into the other root, outside, `..`, dangling inside and
+/// outside, looping, with a trailing slash, and the root alias `rl`.
+pub fn fixed_tree() -> Vec<SetupOp> {
+    let mut ops: Vec<SetupOp> = ["a/sub/deep", "a/empty", "b/sub", "o/sub", "a_evil"]
+        .into_iter()
+        .map(|path| SetupOp::Mkdir { path: path.into() })
+        .collect();
+    let files = [
+        "a/x.txt",
+        "a/sub/y.txt",
+        "a/sub/deep/z.txt",
+        "b/x.txt",
+        "b/sub/y.txt",
+        "o/secret.txt",
+        "o/sub/x.txt",
+        "a_evil/secret.txt",
+        "a.txt",
+        "a/%2e%2e/x.txt",
+        "a/100%.txt",
+        "a/b\\c.txt",
+        "a/my file.txt",
+        "a/café.txt",
+        "a/x%2Fy.txt",
+        "a/what?.txt",
+        "a/#t.txt",
+    ];
+    ops.extend(files.into_iter().map(|path| SetupOp::File {
+        path: path.into(),
+        content: None,
+    }));
+    let links = [
+        ("a/in", "x.txt"),
+        ("a/ind", "sub"),
+        ("a/abs", "{T}/a/x.txt"),
+        ("a/rb", "../b"),
+        ("a/out", "../o/secret.txt"),
+        ("a/outd", "../o"),
+        ("a/up", ".."),
+        ("a/dang", "new.txt"),
+        ("a/dango", "../o/new.txt"),
+        ("a/loop", "loop"),
+        ("a/slash", "x.txt/"),
+        ("a/sub/back", "../x.txt"),
+        ("a/sub/up2", "../../o"),
+        ("b/l", "../a/sub"),
+        ("o/l", "../a"),
+        ("rl", "a"),
+    ];
+    ops.extend(links.into_iter().map(|(path, target)| SetupOp::Symlink {
+        path: path.into(),
+        target: target.into(),
+    }));
+    ops.push(SetupOp::Hardlink {
+        path: "a/hl".into(),
+        target: "o/secret.txt".into(),
+    });
+    ops
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cases_round_trip_through_bytes() {
+        let case = ResolveCase::from_bytes(b"open\nfile://{T}/a\n{T}/a/x.txt").unwrap();
+        assert_eq!(case.op, Operation::Open);
+        assert_eq!(case.roots, ["file://{T}/a"]);
+        assert_eq!(case.input, "{T}/a/x.txt");
+        assert_eq!(ResolveCase::from_bytes(&case.to_bytes()), Some(case));
+        let default = ResolveCase::from_bytes(b"resolve\n{T}/b").unwrap();
+        assert_eq!(default.roots, FIXED_ROOTS);
+        assert!(ResolveCase::from_bytes(b"nope\n{T}/b").is_none());
+        assert!(ResolveCase::from_bytes(b"open\n1\n2\n3\n4\n5\n{T}").is_none());
+    }
+}

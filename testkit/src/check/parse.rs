@@ -1,0 +1,161 @@
+//! [`parse`]: the library's input parser against two oracles, the model's
+//! own strict parser and the `url` crate.
+
+use std::path::PathBuf;
+
+use crate::model::input;
+use crate::model::walk::Step;
+
+/// What [`parse`] compared for one input.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ParseOutcome {
+    /// `mcp_roots::parse_input` accepted the input.
+    pub accepted: bool,
+    /// The `url` crate accepted it too and the paths were compared.
+    pub url_compared: bool,
+    /// The input was a clean absolute path and its `file://` URI, built by
+    /// `url::Url::from_file_path`, was parsed back.
+    pub round_tripped: bool,
+}
+
+/// Checks `mcp_roots::parse_input` on one untrusted input:
+///
+/// - it never panics;
+/// - it agrees with the model's parser ([`input::parse`]) on acceptance
+///   and on the path (compared as walker steps), except that it may refuse
+///   what the model accepts only leniently (a segment decoding to `\`);
+///   refusal reasons are not compared (`file:a` is `invalid_uri` to one
+///   and `not_absolute` to the other, and `DESIGN.md` allows both);
+/// - where it and `url::Url` both accept a `file:` URI (and `url` can turn
+///   it into a path), the two paths agree. `url` normalises what the strict
+///   parser refuses (tabs, `\`, `%2F`), so only inputs both accept are
+///   compared, and none whose first segment `url` reads as a Windows drive
+///   letter (`/C:/..` keeps `C:`, `C|` becomes `C:`);
+/// - if the input is a clean absolute path (no empty, `.` or `..`
+///   component except one trailing `/`, no NUL, no `\`), the URI that
+///   `url::Url::from_file_path` builds for it parses back to the same path.
+///
+/// # Errors
+///
+/// A description of the first disagreement.
+pub fn parse(untrusted: &str) -> Result<ParseOutcome, String> {
+    let mut outcome = ParseOutcome::default();
+    let library = mcp_roots::parse_input(untrusted);
+    let model = input::parse(untrusted);
+    match (&library, &model) {
+        (Ok(path), Ok(parsed)) => {
+            outcome.accepted = true;
+            let steps = Step::split(path.as_bytes());
+            if steps != parsed.steps {
+                return Err(format!(
+                    "{untrusted:?}: the library reads {path:?} ({steps:?}), the model {:?}",
+                    parsed.steps
+                ));
+            }
+        }
+        (Ok(path), Err(why)) => {
+            return Err(format!(
+                "{untrusted:?}: the library accepts it as {path:?}, the model refuses: {why}"
+            ));
+        }
+        (Err(err), Ok(parsed)) if parsed.lenient.is_none() => {
+            return Err(format!(
+                "{untrusted:?}: the library refuses it ({}: {err}), the model reads {:?}",
+                err.reason(),
+                parsed.steps
+            ));
+        }
+        (Err(_), _) => {}
+    }
+    if let (Ok(path), Some(url_path)) = (&library, url_file_path(untrusted)) {
+        outcome.url_compared = true;
+        let ours = Step::split(path.as_bytes());
+        let theirs = Step::split(url_path.as_os_str().as_encoded_bytes());
+        if ours != theirs {
+            return Err(format!(
+                "{untrusted:?}: the library reads {path:?}, url reads {url_path:?}"
+            ));
+        }
+    }
+    if is_clean_path(untrusted) {
+        round_trip(untrusted)?;
+        outcome.round_tripped = true;
+    }
+    Ok(outcome)
+}
+
+/// The path `url` gives a `file:` URI, unless it refuses it or reads a
+/// Windows drive letter in it.
+fn url_file_path(untrusted: &str) -> Option<PathBuf> {
+    let is_file = untrusted
+        .get(..5)
+        .is_some_and(|s| s.eq_ignore_ascii_case("file:"));
+    if !is_file {
+        return None;
+    }
+    let url = url::Url::parse(untrusted).ok()?;
+    let drive = url.path().as_bytes();
+    let is_drive = drive.len() >= 3
+        && drive[1].is_ascii_alphabetic()
+        && drive[2] == b':'
+        && drive.get(3).is_none_or(|&b| b == b'/');
+    if url.scheme() != "file" || is_drive {
+        return None;
+    }
+    url.to_file_path().ok()
+}
+
+/// An absolute path with plain components only (a trailing `/` allowed).
+fn is_clean_path(path: &str) -> bool {
+    let Some(body) = path.strip_prefix('/') else {
+        return false;
+    };
+    let body = body.strip_suffix('/').unwrap_or(body);
+    let plain = |name: &str| !matches!(name, "" | "." | "..") && !name.contains(['\0', '\\']);
+    body.is_empty() || body.split('/').all(plain)
+}
+
+/// `path` → `url::Url::from_file_path` → `parse_input` gives `path` back.
+fn round_trip(path: &str) -> Result<(), String> {
+    let url = url::Url::from_file_path(path)
+        .map_err(|()| format!("{path:?}: url::Url::from_file_path refuses a clean path"))?;
+    match mcp_roots::parse_input(url.as_str()) {
+        Ok(back) if back == path => Ok(()),
+        Ok(back) => Err(format!(
+            "{path:?}: its URI {:?} parses back to {back:?}",
+            url.as_str()
+        )),
+        Err(err) => Err(format!(
+            "{path:?}: its URI {:?} is refused: {} ({err})",
+            url.as_str(),
+            err.reason()
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agrees_on_typical_inputs() {
+        for input in [
+            "file:///a/b%20c",
+            "FILE://LocalHost/a/%2e%2E/b",
+            "file:/a/.%2e/./b/",
+            "/a/../b/%2e%2e",
+            "file:///a/b?q#f",
+            "/tmp/x y/é",
+            "/",
+            "file:///C:/../x",
+            "file:///a/b%5Cc",
+        ] {
+            parse(input).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let compared = parse("file:///a/b%20c").unwrap();
+        assert!(compared.accepted && compared.url_compared && !compared.round_tripped);
+        assert!(parse("/a/b c/").unwrap().round_tripped);
+        assert!(!parse("/a/./b").unwrap().round_tripped);
+        assert!(!parse("file:///a\tb").unwrap().accepted);
+    }
+}

@@ -1,0 +1,359 @@
+//! The session model: which tracked handles a `Roots` must have revoked,
+//! and which opens it may serve, after each step of a plan.
+//!
+//! It reads the real disk and never uses the library. The rules, from
+//! `DESIGN.md` (semantics 10) and issue 4:
+//!
+//! - A root is the directory (device, inode) its path named at `replace`;
+//!   it is *present* while its path still names that directory, which is
+//!   verified at every `replace` and `rescan` (and only then).
+//! - A handle is *bound* to the root it was opened through (the lexical
+//!   choice: the outermost present root whose path as given, or as
+//!   resolved at `replace`, is a component prefix of the input), and after
+//!   each check to the outermost present root whose directory contains it.
+//! - A check locates the handle's file physically (by its inode in the
+//!   tree): it is kept iff it lies beneath the directory of a present root,
+//!   else revoked. A file that is nowhere in the tree (unlinked) is not
+//!   judged: from then on the handle is [`HandleState::Unknown`].
+//! - `replace` checks the handles whose bound root is not among the new
+//!   set's roots (the others cost nothing, by design); `rescan` checks all.
+//!   Revocation is final.
+//! - An open succeeds only beneath the directory of a present root
+//!   (wherever that directory is now: opens go through the root's handle).
+//!   When the disk has not changed since the last `replace` or `rescan`
+//!   (the model is *settled*), an open is judged exactly by
+//!   [`judge`](crate::judge) with the present roots.
+
+use std::collections::HashMap;
+use std::fs::{self, File};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Component, Path, PathBuf};
+
+use crate::corpus::Op;
+use crate::model::{Verdict, judge};
+
+/// A file or directory: (device, inode).
+pub type Identity = (u64, u64);
+
+/// A root of the installed set.
+#[derive(Debug)]
+pub struct ModelRoot {
+    /// The path as the client gave it.
+    pub given: PathBuf,
+    /// The pinned directory.
+    pub id: Identity,
+    /// Its physical path at `replace`.
+    pub resolved: PathBuf,
+    /// Whether the path named the directory at the last check.
+    pub present: bool,
+    /// Keeps the directory (and so its inode number) alive, as the
+    /// library's handle does.
+    _pin: File,
+}
+
+/// What the model says about one handle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandleState {
+    /// Must work.
+    Live {
+        /// The file it holds.
+        file: Identity,
+        /// The root it is bound to.
+        bound: Identity,
+    },
+    /// Must fail with `scope_lost`.
+    Revoked,
+    /// Its file was unlinked before a check: either answer is accepted.
+    Unknown,
+    /// Dropped by the plan.
+    Closed,
+}
+
+/// What a `replace` or `rescan` must report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Expected {
+    /// The generation afterwards.
+    pub generation: u64,
+    /// Handles revoked by this step (a lower bound if `exact` is false).
+    pub revoked: usize,
+    /// No handle is or became [`HandleState::Unknown`] (those may be
+    /// revoked too).
+    pub exact: bool,
+    /// Roots whose path stopped naming their directory (rescan).
+    pub roots_gone: usize,
+    /// Roots whose directory is back at their path (rescan).
+    pub roots_back: usize,
+}
+
+/// The model of one session in the tree `t`.
+#[derive(Debug)]
+pub struct Model {
+    t: PathBuf,
+    installed: bool,
+    roots: Vec<ModelRoot>,
+    handles: Vec<HandleState>,
+    generation: u64,
+    settled: bool,
+}
+
+impl Model {
+    /// A session with no set installed, in the physical directory `t`.
+    pub fn new(t: &Path) -> Self {
+        Self {
+            t: t.to_path_buf(),
+            installed: false,
+            roots: Vec::new(),
+            handles: Vec::new(),
+            generation: 0,
+            settled: true,
+        }
+    }
+
+    /// The handles, in the order they were opened.
+    pub fn handles(&self) -> &[HandleState] {
+        &self.handles
+    }
+
+    /// The generation of the installed set.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Whether the disk is unchanged since the last `replace` or `rescan`.
+    pub fn settled(&self) -> bool {
+        self.settled
+    }
+
+    /// The roots of the installed set.
+    pub fn roots(&self) -> &[ModelRoot] {
+        &self.roots
+    }
+
+    /// The disk changed.
+    pub fn disk_changed(&mut self) {
+        self.settled = false;
+    }
+
+    /// A `replace` with these root directories (absolute paths).
+    pub fn replace(&mut self, dirs: &[String]) -> Expected {
+        self.installed = true;
+        self.generation += 1;
+        self.roots = dirs.iter().filter_map(|d| pin(Path::new(d))).collect();
+        let ids: Vec<Identity> = self.roots.iter().map(|r| r.id).collect();
+        let checked =
+            |h: &HandleState| matches!(h, HandleState::Live { bound, .. } if !ids.contains(bound));
+        let expected = self.check(checked);
+        Expected {
+            roots_gone: 0,
+            roots_back: 0,
+            ..expected
+        }
+    }
+
+    /// A `rescan`: root identities verified, every handle checked.
+    pub fn rescan(&mut self) -> Expected {
+        let (mut gone, mut back) = (0, 0);
+        for root in &mut self.roots {
+            let now = identity_of(&root.given) == Some(root.id);
+            match (root.present, now) {
+                (true, false) => gone += 1,
+                (false, true) => back += 1,
+                _ => {}
+            }
+            root.present = now;
+        }
+        if gone + back > 0 {
+            self.generation += 1;
+        }
+        let expected = self.check(|h| matches!(h, HandleState::Live { .. }));
+        Expected {
+            roots_gone: gone,
+            roots_back: back,
+            ..expected
+        }
+    }
+
+    /// Checks the handles `selected` picks; the disk is settled afterwards.
+    fn check(&mut self, selected: impl Fn(&HandleState) -> bool) -> Expected {
+        let inodes = inodes(&self.t);
+        let dirs = self.present_dirs(&inodes);
+        let (mut revoked, mut exact) = (0, !self.handles.contains(&HandleState::Unknown));
+        for handle in self.handles.iter_mut().filter(|h| selected(h)) {
+            let HandleState::Live { file, .. } = *handle else {
+                continue;
+            };
+            *handle = match inodes.get(&file) {
+                None => {
+                    exact = false;
+                    HandleState::Unknown
+                }
+                Some(path) => match outermost(&dirs, path) {
+                    Some(bound) => HandleState::Live { file, bound },
+                    None => {
+                        revoked += 1;
+                        HandleState::Revoked
+                    }
+                },
+            };
+        }
+        self.settled = true;
+        Expected {
+            generation: self.generation,
+            revoked,
+            exact,
+            roots_gone: 0,
+            roots_back: 0,
+        }
+    }
+
+    /// The present roots' directories where they are now: (path, id).
+    fn present_dirs(&self, inodes: &HashMap<Identity, PathBuf>) -> Vec<(PathBuf, Identity)> {
+        let present = self.roots.iter().filter(|r| r.present);
+        present
+            .filter_map(|r| inodes.get(&r.id).map(|p| (p.clone(), r.id)))
+            .collect()
+    }
+
+    /// An open of the raw path `input` that the library served (`Some`
+    /// with the file it opened) or refused (`None`); a served one becomes a
+    /// handle.
+    ///
+    /// # Errors
+    ///
+    /// When the library may not have served it, or had to.
+    pub fn open(&mut self, input: &str, opened: Option<Identity>) -> Result<(), String> {
+        if let Some(file) = opened {
+            let inodes = inodes(&self.t);
+            let Some(path) = inodes.get(&file) else {
+                return Err(format!(
+                    "ESCAPE: {input:?} opened a file that is not in the tree"
+                ));
+            };
+            if outermost(&self.present_dirs(&inodes), path).is_none() {
+                return Err(format!(
+                    "ESCAPE: {input:?} opened {path:?}, beneath no present root's directory"
+                ));
+            }
+        }
+        if self.settled {
+            self.judge_open(input, opened)?;
+        }
+        if let Some(file) = opened {
+            let bound = self.lexical(Path::new(input)).ok_or_else(|| {
+                format!("{input:?} was opened, but no present root is a prefix of it")
+            })?;
+            self.handles.push(HandleState::Live { file, bound });
+        }
+        Ok(())
+    }
+
+    /// The reference model's verdict with the present roots.
+    fn judge_open(&self, input: &str, opened: Option<Identity>) -> Result<(), String> {
+        let roots: Vec<String> = self
+            .roots
+            .iter()
+            .filter(|r| r.present)
+            .map(|r| r.given.to_string_lossy().into_owned())
+            .collect();
+        match (judge(&roots, input, Op::Read), opened) {
+            (Verdict::Deny { why }, Some(_)) => {
+                Err(format!("{input:?} was opened; the model denies it: {why}"))
+            }
+            (Verdict::Allow { target, .. }, Some(file)) => match identity_of(&target) {
+                Some(id) if id == file => Ok(()),
+                _ => Err(format!("{input:?} opened another file than {target:?}")),
+            },
+            (
+                Verdict::Allow {
+                    target,
+                    strict: true,
+                },
+                None,
+            ) => Err(format!(
+                "{input:?} was refused; the model allows it beneath its root: {target:?}"
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The root an input is opened through: the outermost present root
+    /// whose path as given or as resolved is a component prefix of it
+    /// (ties: the first in client order).
+    fn lexical(&self, input: &Path) -> Option<Identity> {
+        let names: Vec<Component> = input.components().collect();
+        let mut best: Option<(usize, Identity)> = None;
+        for root in self.roots.iter().filter(|r| r.present) {
+            for form in [&root.given, &root.resolved] {
+                let len = form.components().count();
+                let prefix =
+                    len <= names.len() && form.components().zip(&names).all(|(a, b)| a == *b);
+                if prefix && best.is_none_or(|(best_len, _)| len < best_len) {
+                    best = Some((len, root.id));
+                }
+            }
+        }
+        best.map(|(_, id)| id)
+    }
+
+    /// Whether a live handle's `path()` must name its file: the disk is
+    /// settled and the file lies beneath its bound root's directory.
+    pub fn locatable(&self, handle: usize, inodes: &HashMap<Identity, PathBuf>) -> bool {
+        let HandleState::Live { file, bound } = self.handles[handle] else {
+            return false;
+        };
+        let dir = inodes.get(&bound);
+        let path = inodes.get(&file);
+        self.settled
+            && dir
+                .zip(path)
+                .is_some_and(|(dir, path)| path.starts_with(dir))
+    }
+
+    /// Drops handle `n`.
+    pub fn close(&mut self, n: usize) {
+        self.handles[n] = HandleState::Closed;
+    }
+}
+
+/// A root for `dir` if it names a directory now.
+fn pin(dir: &Path) -> Option<ModelRoot> {
+    let meta = fs::metadata(dir).ok().filter(fs::Metadata::is_dir)?;
+    Some(ModelRoot {
+        given: dir.to_path_buf(),
+        id: (meta.dev(), meta.ino()),
+        resolved: fs::canonicalize(dir).ok()?,
+        present: true,
+        _pin: File::open(dir).ok()?,
+    })
+}
+
+/// The identity of what `path` names, following symlinks.
+fn identity_of(path: &Path) -> Option<Identity> {
+    fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// The outermost of `dirs` that contains `path`.
+fn outermost(dirs: &[(PathBuf, Identity)], path: &Path) -> Option<Identity> {
+    dirs.iter()
+        .filter(|(dir, _)| path.starts_with(dir) && path != dir)
+        .min_by_key(|(dir, _)| dir.components().count())
+        .map(|(_, id)| *id)
+}
+
+/// Every entry below `t` (and `t`), by identity, without following links.
+pub fn inodes(t: &Path) -> HashMap<Identity, PathBuf> {
+    let mut out = HashMap::new();
+    let mut stack = vec![t.to_path_buf()];
+    while let Some(path) = stack.pop() {
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            for entry in fs::read_dir(&path).into_iter().flatten().flatten() {
+                stack.push(entry.path());
+            }
+        }
+        out.insert((meta.dev(), meta.ino()), path);
+    }
+    out
+}

@@ -1,0 +1,221 @@
+//! Replays every seed file of `fuzz/corpus/<target>/` through the check
+//! function its fuzz target calls, so that `cargo test` exercises them:
+//! `parse` → `check::parse`, `resolve` → `check::ResolveCase::check` in the
+//! fixed tree, `plan` → `check::plan`.
+//!
+//! The seeds were written by `write_seeds` (ignored; run it with
+//! `cargo test -p testkit --test fuzz_seeds -- --ignored` to regenerate
+//! them from the shared escape corpus and the plan generator). Files a
+//! fuzzer later added (crashes kept as regressions) are replayed alike.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
+use testkit::check::{self, Operation, ResolveCase, fixed_tree};
+use testkit::plan::{Plan, Step};
+use testkit::{Fixture, Op, corpus};
+
+fn corpus_dir(target: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/corpus")
+        .join(target)
+}
+
+/// Every seed of `target`, sorted by name: (name, bytes).
+fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = corpus_dir(target);
+    let mut seeds: Vec<(String, Vec<u8>)> = fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| {
+            let entry = entry.expect("a corpus entry");
+            let name = entry.file_name().to_string_lossy().into_owned();
+            (name, fs::read(entry.path()).expect("a seed file"))
+        })
+        .collect();
+    seeds.sort();
+    assert!(seeds.len() >= 20, "{target}: only {} seeds", seeds.len());
+    seeds
+}
+
+#[test]
+fn parse_seeds() {
+    let mut failures = Vec::new();
+    let seeds = seeds("parse");
+    for (name, bytes) in &seeds {
+        if let Ok(input) = std::str::from_utf8(bytes)
+            && let Err(e) = check::parse(input)
+        {
+            failures.push(format!("{name}: {e}"));
+        }
+    }
+    eprintln!("parse: {} seeds replayed", seeds.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn resolve_seeds() {
+    let mut failures = Vec::new();
+    let seeds = seeds("resolve");
+    let mut tree: Option<Fixture> = None;
+    let (mut allowed, mut judged) = (0, 0);
+    for (name, bytes) in &seeds {
+        let Some(case) = ResolveCase::from_bytes(bytes) else {
+            continue;
+        };
+        let fx = tree.get_or_insert_with(|| Fixture::with_setup(&fixed_tree()).expect("tree"));
+        match case.check(fx) {
+            Ok(outcome) => {
+                allowed += usize::from(outcome.allowed);
+                judged += usize::from(outcome.judged);
+                if outcome.dirty {
+                    tree = None;
+                }
+            }
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    eprintln!(
+        "resolve: {} seeds replayed, {allowed} allowed, {judged} judged exactly",
+        seeds.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn plan_seeds() {
+    let mut failures = Vec::new();
+    let seeds = seeds("plan");
+    for (name, bytes) in &seeds {
+        if let Err(e) = check::plan(&Plan::from_bytes(bytes)) {
+            failures.push(format!("{name}: {e}"));
+        }
+    }
+    eprintln!("plan: {} seeds replayed", seeds.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Inputs of the shared escape corpus with `{T}` kept, and the operation
+/// each names.
+fn corpus_inputs() -> Vec<(Op, String)> {
+    corpus::load_shared()
+        .into_iter()
+        .map(|case| (case.op, case.input))
+        .collect()
+}
+
+/// Extra parser seeds: forms `url` and the strict parser read differently.
+const PARSE_EXTRA: &[&str] = &[
+    "file:///C:/../x",
+    "file:///C|/x",
+    "file:////srv/share",
+    "file://localhost",
+    "file:///a/%2e%2E/./b/",
+    "file:///a/b%5Cc",
+    "file:///a/%2F",
+    "file:///a/%c3",
+    "file:/a/b?q=%zz#f",
+    "/a b/caf\u{e9}/100%/x.txt/",
+    "/",
+    "file:///",
+    "FILE://LOCALHOST/",
+    "file:///a/.\t./b",
+];
+
+/// Writes the seed corpora (run on demand, see the module docs).
+#[test]
+#[ignore = "writes fuzz/corpus; run on demand"]
+fn write_seeds() {
+    let write = |target: &str, name: String, bytes: Vec<u8>| {
+        let dir = corpus_dir(target);
+        fs::create_dir_all(&dir).expect("corpus dir");
+        fs::write(dir.join(name), bytes).expect("write a seed");
+    };
+    let inputs = corpus_inputs();
+    // parse: every corpus input with a concrete {T}, and the extras.
+    for (i, (_, input)) in inputs.iter().enumerate() {
+        write(
+            "parse",
+            format!("corpus-{i:03}"),
+            input.replace("{T}", "/tmp/t").into_bytes(),
+        );
+    }
+    for (i, input) in PARSE_EXTRA.iter().enumerate() {
+        write("parse", format!("extra-{i:02}"), input.as_bytes().to_vec());
+    }
+    // resolve: each corpus input under its own operation and, every few
+    // inputs, under the operations the corpus does not name.
+    let others = [
+        Operation::Metadata,
+        Operation::Resolve,
+        Operation::Walk,
+        Operation::CreateDir,
+        Operation::RemoveFile,
+        Operation::RenameFrom,
+        Operation::RenameTo,
+        Operation::WriteAtomic,
+        Operation::CopyFrom,
+        Operation::CopyTo,
+        Operation::CreateDirAll,
+        Operation::RemoveDir,
+    ];
+    for (i, (op, input)) in inputs.iter().enumerate() {
+        let op = match op {
+            Op::Read => Operation::Open,
+            Op::List => Operation::ReadDir,
+            Op::WriteNew => Operation::CreateNew,
+        };
+        let roots: Vec<String> = check::FIXED_ROOTS.iter().map(|r| r.to_string()).collect();
+        let case = ResolveCase {
+            op,
+            roots,
+            input: input.clone(),
+        };
+        if !input.contains('\n') {
+            write("resolve", format!("corpus-{i:03}"), case.to_bytes());
+            if i % 4 == 0 {
+                let op = others[(i / 4) % others.len()];
+                let case = ResolveCase { op, ..case };
+                write("resolve", format!("corpus-{i:03}-{op}"), case.to_bytes());
+            }
+        }
+    }
+    // plan: hand-written corners and generated plans.
+    let corners = [
+        vec![
+            Step::Replace(vec!["a", "b"]),
+            Step::Open("a/x.txt"),
+            Step::Open("b/z.txt"),
+            Step::Replace(vec!["b"]),
+        ],
+        vec![
+            Step::Replace(vec!["a"]),
+            Step::Open("a/x.txt"),
+            Step::Rename {
+                from: "a/x.txt",
+                to: "o/s.txt",
+            },
+            Step::Replace(vec!["a", "b"]),
+            Step::Rescan,
+        ],
+        vec![
+            Step::Replace(vec!["rl", "b"]),
+            Step::Open("rl/x.txt"),
+            Step::Rename { from: "b", to: "c" },
+            Step::Rescan,
+            Step::Rename { from: "c", to: "b" },
+            Step::Rescan,
+            Step::Open("b/sub/w.txt"),
+        ],
+    ];
+    for (i, steps) in corners.into_iter().enumerate() {
+        write("plan", format!("corner-{i}"), Plan { steps }.to_bytes());
+    }
+    let mut runner = TestRunner::deterministic();
+    let strategy = testkit::plan::plan(30);
+    for i in 0..30 {
+        let plan = strategy.new_tree(&mut runner).expect("a plan").current();
+        write("plan", format!("generated-{i:02}"), plan.to_bytes());
+    }
+}

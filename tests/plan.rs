@@ -1,0 +1,131 @@
+//! Model-based sequences on a live `Roots` session: random plans of disk
+//! changes (mkdir, symlink, rename, remove) interleaved with `replace`,
+//! tracked `open`, `close` and `rescan`, each step compared with the
+//! session model of `testkit::plan::model` (which handles must be revoked,
+//! which opens may be served). The same check runs in the `plan` fuzz
+//! target.
+//!
+//! `MCP_ROOTS_PROPTEST_PLANS` sets the number of random plans (default
+//! 500, about ten seconds here); failures are kept in
+//! `tests/plan.proptest-regressions` and replayed first.
+
+#![cfg(target_os = "linux")]
+
+use std::sync::Mutex;
+
+use proptest::test_runner::{Config, FileFailurePersistence, TestCaseError, TestRunner};
+use testkit::check::{self, PlanOutcome};
+use testkit::plan::{self, Plan, Step};
+
+/// Steps per plan at most.
+const MAX_STEPS: usize = 40;
+
+#[test]
+fn live_roots_agree_with_the_session_model() {
+    let plans = std::env::var("MCP_ROOTS_PROPTEST_PLANS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(500);
+    let config = Config {
+        cases: plans,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "tests/plan.proptest-regressions",
+        ))),
+        ..Config::default()
+    };
+    let total = Mutex::new((0usize, PlanOutcome::default()));
+    let mut runner = TestRunner::new(config);
+    let result = runner.run(&plan::plan(MAX_STEPS), |plan| {
+        let outcome = check::plan(&plan).map_err(TestCaseError::fail)?;
+        let mut total = total.lock().expect("tally");
+        total.0 += 1;
+        let sum = &mut total.1;
+        sum.steps += outcome.steps;
+        sum.disk_changes += outcome.disk_changes;
+        sum.skipped += outcome.skipped;
+        sum.opened += outcome.opened;
+        sum.revoked += outcome.revoked;
+        sum.unknown += outcome.unknown;
+        Ok(())
+    });
+    let (runs, sum) = total.into_inner().expect("tally");
+    eprintln!("{runs} plan runs (with shrinking): {sum:?}");
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    assert!(
+        sum.revoked > 0 && sum.opened > sum.revoked,
+        "plans must open and revoke: {sum:?}"
+    );
+}
+
+fn run(steps: Vec<Step>) {
+    check::plan(&Plan { steps }).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Hand-written plans for the rules' corners.
+#[test]
+fn known_sequences() {
+    // A removed root revokes its handles, and only those.
+    run(vec![
+        Step::Replace(vec!["a", "b"]),
+        Step::Open("a/x.txt"),
+        Step::Open("b/z.txt"),
+        Step::Replace(vec!["b"]),
+    ]);
+    // Narrowing keeps what stays inside; a file moved between roots stays.
+    run(vec![
+        Step::Replace(vec!["a", "b"]),
+        Step::Open("a/x.txt"),
+        Step::Open("a/sub/y.txt"),
+        Step::Rename {
+            from: "a/x.txt",
+            to: "b/z.txt",
+        },
+        Step::Rescan,
+        Step::Replace(vec!["a/sub", "b"]),
+    ]);
+    // A file moved out of every root: a replace that keeps its root does not
+    // look (by design), a rescan revokes it.
+    run(vec![
+        Step::Replace(vec!["a"]),
+        Step::Open("a/x.txt"),
+        Step::Rename {
+            from: "a/x.txt",
+            to: "o/s.txt",
+        },
+        Step::Replace(vec!["a", "b"]),
+        Step::Rescan,
+    ]);
+    // A root moved away is gone at the rescan; it is back when it returns.
+    run(vec![
+        Step::Replace(vec!["a", "b"]),
+        Step::Open("b/z.txt"),
+        Step::Rename { from: "b", to: "c" },
+        Step::Rescan,
+        Step::Open("b/z.txt"),
+        Step::Rename { from: "c", to: "b" },
+        Step::Rescan,
+        Step::Open("b/sub/w.txt"),
+    ]);
+}
+
+/// Regression (library disagrees, open): a root directory moved away while
+/// a symlink at the root's path points to its new place. The path still
+/// names the pinned directory, so the root is present (DESIGN.md semantics
+/// 10), but the library locates files by the directory's physical path at
+/// `replace` time: a handle opened through the root reports `scope_lost`
+/// from `path()`, a rescan revokes handles beneath it, and the root's new
+/// physical path is refused.
+#[test]
+fn root_moved_behind_a_symlink_at_its_path() {
+    run(vec![
+        Step::Replace(vec!["a"]),
+        Step::Rename { from: "a", to: "c" },
+        Step::Symlink { at: "a", body: "c" },
+        Step::Rescan,
+        Step::Open("a/sub/y.txt"),
+        Step::Open("c/x.txt"),
+        Step::Rescan,
+    ]);
+}
