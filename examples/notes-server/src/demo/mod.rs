@@ -1,0 +1,317 @@
+//! The scripted demo: a notes tree in a temporary directory, the server and
+//! a scripted client in one process (over an in-memory pipe), and six scenes
+//! printed as a transcript. Every scene checks itself; [`run`] is `true`
+//! only if all checks passed.
+
+mod scenes;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use mcp_roots::RootsBuilder;
+use rmcp::RoleClient;
+use rmcp::model::CallToolResult;
+use rmcp::service::RunningService;
+use serde_json::Value;
+
+use crate::NotesServer;
+use crate::client::{self, Event, ScriptedClient, Session};
+
+/// The notes tree: `(path below the temporary directory, content)`.
+const TREE: &[(&str, &str)] = &[
+    (
+        "Notes/2023/tps-report.md",
+        "# TPS report\n\nQ4 2023: new cover sheets.\n",
+    ),
+    (
+        "Notes/2024/tps-report.md",
+        "# TPS report\n\nQ4 2024: cover sheets, again.\n",
+    ),
+    (
+        "Notes/2025/tps-report.md",
+        "# TPS report\n\nQ4 2025: all sheets filed.\n",
+    ),
+    (
+        "Notes/meeting.md",
+        "# Meeting notes\n\nMonday: agree on the cover sheets.\n",
+    ),
+    (
+        "Work/plan.md",
+        "# Project plan\n\n1. Ship the notes server.\n",
+    ),
+    ("Journal/today.md", "# Journal\n\nWrote a demo.\n"),
+    ("Secret/passwords.md", "# Secrets\n\nhunter2\n"),
+];
+
+/// Plays every scene and prints the transcript to stdout.
+pub async fn run() -> bool {
+    let started = Instant::now();
+    let mut demo = match Demo::start().await {
+        Ok(demo) => demo,
+        Err(err) => {
+            println!("could not start the demo: {err}");
+            return false;
+        }
+    };
+    scenes::happy_path(&mut demo).await;
+    scenes::disambiguation(&mut demo).await;
+    scenes::write_outside(&mut demo).await;
+    scenes::roots_change(&mut demo).await;
+    scenes::no_elicitation(&mut demo).await;
+    scenes::decline_and_cancel(&mut demo).await;
+    demo.finish(started).await
+}
+
+/// The demo's state: the tree, one session, and what failed.
+pub(crate) struct Demo {
+    dir: tempfile::TempDir,
+    tmp: String,
+    server: NotesServer,
+    script: ScriptedClient,
+    session: Option<Session>,
+    /// Forms the last call caused.
+    forms: usize,
+    checks: usize,
+    failures: Vec<String>,
+}
+
+impl Demo {
+    async fn start() -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        let dir = tempfile::tempdir()?;
+        for (rel, text) in TREE {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().expect("a file in a folder"))?;
+            std::fs::write(path, text)?;
+        }
+        // A link planted inside a root, pointing outside it.
+        std::os::unix::fs::symlink(
+            dir.path().join("Secret/passwords.md"),
+            dir.path().join("Notes/passwords.md"),
+        )?;
+        let tmp = dir
+            .path()
+            .to_str()
+            .ok_or("temporary path is not UTF-8")?
+            .to_owned();
+        println!("notes-server demo: an MCP server and a scripted client in one process");
+        println!("notes tree in $TMP = {tmp}:");
+        for (rel, _) in TREE {
+            println!("  $TMP/{rel}");
+        }
+        println!("  $TMP/Notes/passwords.md -> $TMP/Secret/passwords.md (symlink)");
+        let server = NotesServer::new(RootsBuilder::default());
+        let script = ScriptedClient::new(true, true);
+        let roots = [
+            (format!("file://{tmp}/Notes"), "Notes"),
+            (format!("file://{tmp}/Work"), "Work"),
+        ];
+        script.set_roots(roots.iter().map(|(uri, name)| (uri.as_str(), Some(*name))));
+        println!(
+            "\nThe client declares roots (listChanged) and form elicitation; the user shares Notes and Work."
+        );
+        let session = client::connect(server.clone(), script.clone()).await?;
+        Ok(Self {
+            dir,
+            tmp,
+            server,
+            script,
+            session: Some(session),
+            forms: 0,
+            checks: 0,
+            failures: Vec::new(),
+        })
+    }
+
+    /// An absolute path in the tree.
+    pub(crate) fn path(&self, rel: &str) -> String {
+        format!("{}/{rel}", self.tmp)
+    }
+
+    /// A `file://` URI in the tree.
+    pub(crate) fn uri(&self, rel: &str) -> String {
+        format!("file://{}/{rel}", self.tmp)
+    }
+
+    /// Whether `rel` exists in the tree (the demo's own look, not the server's).
+    pub(crate) fn exists(&self, rel: &str) -> bool {
+        self.dir.path().join(rel).exists()
+    }
+
+    pub(crate) fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub(crate) fn client(&self) -> &RunningService<RoleClient, ScriptedClient> {
+        &self.session.as_ref().expect("session open").1
+    }
+
+    /// Prints a scene's heading.
+    pub(crate) fn scene(&self, title: &str, what: &str) {
+        println!("\n━━ {title}\n   {what}");
+    }
+
+    /// Prints a line of narration.
+    pub(crate) fn say(&self, line: &str) {
+        println!("   {}", self.short(line));
+    }
+
+    /// Records and prints a check.
+    pub(crate) fn check(&mut self, what: &str, ok: bool) {
+        self.checks += 1;
+        println!("   {} {what}", if ok { "✓" } else { "✗" });
+        if !ok {
+            self.failures.push(what.to_owned());
+        }
+    }
+
+    /// Calls a tool on the main session and prints the exchange.
+    pub(crate) async fn call(&mut self, tool: &'static str, args: Value) -> CallToolResult {
+        let client = &self.session.as_ref().expect("session open").1;
+        let result = client::call(client, tool, args.clone()).await;
+        let script = self.script.clone();
+        self.show(&script, tool, &args, result)
+    }
+
+    /// Prints a call, the forms it caused and its result.
+    pub(crate) fn show(
+        &mut self,
+        script: &ScriptedClient,
+        tool: &str,
+        args: &Value,
+        result: Result<CallToolResult, rmcp::ServiceError>,
+    ) -> CallToolResult {
+        println!("   → tools/call {tool} {}", self.short(&args.to_string()));
+        let events = script.take_events();
+        self.forms = events
+            .iter()
+            .filter(|e| matches!(e, Event::Form { .. }))
+            .count();
+        for event in &events {
+            self.show_event(event);
+        }
+        let result = match result {
+            Ok(result) => result,
+            Err(err) => {
+                self.check(&format!("{tool} answered (transport error: {err})"), false);
+                return CallToolResult::error(Vec::new());
+            }
+        };
+        let flag = if result.is_error == Some(true) {
+            "isError: true"
+        } else {
+            "ok"
+        };
+        println!("   ← {flag}");
+        for line in client::text_of(&result).lines() {
+            println!("     │ {}", self.short(line));
+        }
+        if let Some(reason) = reason(&result) {
+            println!("     │ structuredContent.reason = {reason:?}");
+        }
+        result
+    }
+
+    pub(crate) fn show_event(&self, event: &Event) {
+        match event {
+            Event::RootsListed(uris) => {
+                println!("   ⇠ roots/list answered: {}", self.short(&uris.join(", ")));
+            }
+            Event::Form {
+                message,
+                schema,
+                answer,
+            } => {
+                println!("     ┌─ elicitation/create (form): {}", self.short(message));
+                show_fields(schema);
+                let content = answer.content.as_ref().map(Value::to_string);
+                println!(
+                    "     └─ scripted user: {:?} {}",
+                    answer.action,
+                    content.unwrap_or_default()
+                );
+            }
+        }
+    }
+
+    /// Waits (bounded) until the session's roots generation passes `after`.
+    pub(crate) async fn wait_generation(&self, after: u64) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if self.server.session().roots().generation() > after {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        false
+    }
+
+    /// How many forms the last call showed.
+    pub(crate) fn forms(&self) -> usize {
+        self.forms
+    }
+
+    pub(crate) fn server(&self) -> &NotesServer {
+        &self.server
+    }
+
+    pub(crate) fn script(&self) -> &ScriptedClient {
+        &self.script
+    }
+
+    /// Replaces `$TMP`'s path by `$TMP` for reading.
+    pub(crate) fn short(&self, text: &str) -> String {
+        text.replace(&self.tmp, "$TMP")
+    }
+
+    async fn finish(mut self, started: Instant) -> bool {
+        if let Some((server, client)) = self.session.take() {
+            let _ = client.cancel().await;
+            let _ = server.cancel().await;
+        }
+        println!(
+            "\n{} checks, {} failed, in {:.2} s",
+            self.checks,
+            self.failures.len(),
+            started.elapsed().as_secs_f64()
+        );
+        for failure in &self.failures {
+            println!("  failed: {failure}");
+        }
+        self.failures.is_empty()
+    }
+}
+
+/// The reason in a result's structured content, if any.
+pub(crate) fn reason(result: &CallToolResult) -> Option<&str> {
+    result.structured_content.as_ref()?.get("reason")?.as_str()
+}
+
+/// Prints a flat form's fields: name, type, title, options.
+fn show_fields(schema: &Value) {
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let Some(properties) = schema["properties"].as_object() else {
+        return;
+    };
+    for (name, field) in properties {
+        let kind = field["type"].as_str().unwrap_or("?");
+        let need = if required.contains(&name.as_str()) {
+            "required"
+        } else {
+            "optional"
+        };
+        let title = field["title"].as_str().unwrap_or("");
+        println!("     │  {name} ({kind}, {need}) {title:?}");
+        for option in field["oneOf"].as_array().into_iter().flatten() {
+            println!(
+                "     │    {} = {}",
+                option["const"],
+                option["title"].as_str().unwrap_or("")
+            );
+        }
+    }
+}

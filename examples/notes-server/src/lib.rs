@@ -1,0 +1,46 @@
+//! An MCP notes server built on [`mcp_roots`]: notes are Markdown files
+//! anywhere under the folders the user shared (the client's roots).
+//!
+//! | tool | what it does | asks the user |
+//! |---|---|---|
+//! | `notes_list` | every `*.md` under the roots (bounded walks, symlinks not followed), with titles and URIs | never |
+//! | `notes_read` | one note, by `path` (URI or absolute path) or `title` | never (several matches: the candidates go back to the model) |
+//! | `notes_write` | creates a new note (`create_new`: never replaces anything) | never |
+//! | `notes_delete` | deletes a note by title | always: pick one of several, then confirm |
+//! | `notes_archive` | moves a note into `archive/` of its root, under a free name | always: pick one of several, then confirm |
+//!
+//! A note's title is its first `# ` heading, else its file name without
+//! `.md`. Every refusal of the library becomes a tool result through
+//! [`mcp_roots::mcp::tool_error`]; every file operation runs in
+//! [`SessionRoots::run`](mcp_roots::mcp::SessionRoots::run), which waits
+//! (bounded) for the client's first roots answer and works on the blocking
+//! pool.
+//!
+//! The wiring of the roots into an rmcp server is the two notification
+//! handlers (one [`SessionRoots`](mcp_roots::mcp::SessionRoots) per
+//! session, created with the server):
+//!
+//! ```ignore
+//! #[tool_handler(router = self.tool_router)]
+//! impl ServerHandler for NotesServer {
+//!     async fn on_initialized(&self, cx: NotificationContext<RoleServer>) {
+//!         self.roots.on_initialized(&cx.peer).await;
+//!     }
+//!     async fn on_roots_list_changed(&self, cx: NotificationContext<RoleServer>) {
+//!         self.roots.on_list_changed(&cx.peer).await;
+//!     }
+//! }
+//! ```
+//!
+//! The binary `notes-server` serves one session over stdio; `demo` (also
+//! `notes-server demo`) plays the scripted scenes of [`demo`].
+
+pub mod client;
+pub mod demo;
+pub mod notes;
+mod reply;
+mod server;
+mod tools;
+
+pub use server::{INSTRUCTIONS, NotesServer};
+pub use tools::{ANSWER_WAIT, ReadArgs, TitleArgs, WriteArgs};

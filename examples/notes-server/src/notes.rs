@@ -1,0 +1,297 @@
+//! Notes on disk: Markdown files anywhere under the session's roots. Every
+//! function here is blocking and takes a [`Snapshot`]: the tools call them
+//! inside [`SessionRoots::run`](mcp_roots::mcp::SessionRoots::run), so no
+//! `std::fs` call ever sees a path that came from the client.
+
+use std::collections::HashSet;
+use std::io::{Read, Write};
+
+use mcp_roots::{Error, ErrorKind, FileType, ScopedPath, Snapshot, Target, WalkLimits};
+use serde_json::{Value, json};
+
+/// How far `notes_list` looks: deep enough for year/month folders, bounded
+/// so that a root like `~` cannot stall a tool call.
+pub const LIMITS: WalkLimits = WalkLimits {
+    max_depth: 8,
+    max_entries: 5_000,
+};
+/// Notes larger than this are not read whole.
+const MAX_NOTE_BYTES: u64 = 1 << 20;
+/// A title is looked for in the first bytes only.
+const TITLE_BYTES: u64 = 4096;
+/// The folder, beneath each root, that `notes_archive` moves notes into.
+pub const ARCHIVE: &str = "archive";
+
+/// A note found under a root.
+#[derive(Clone, Debug)]
+pub struct Note {
+    /// Where it is: a root and the path below it.
+    pub path: ScopedPath,
+    /// Its first `# ` heading, else its file name without `.md`.
+    pub title: String,
+    /// The root's name as the client gave it, else its path.
+    pub root: String,
+}
+
+impl Note {
+    /// Its `file://` URI, for tool results.
+    pub fn uri(&self) -> String {
+        self.path.to_uri()
+    }
+
+    /// How a form shows it: title, root and path below the root.
+    pub fn label(&self) -> String {
+        format!("{} — {}: {}", self.title, self.root, self.path)
+    }
+
+    /// Whether it already lies in its root's `archive/` folder.
+    pub fn archived(&self) -> bool {
+        self.path.rel().starts_with("archive/")
+    }
+
+    /// Its JSON form in structured content.
+    pub fn to_json(&self) -> Value {
+        json!({ "title": self.title, "uri": self.uri(), "root": self.root, "path": self.path.rel() })
+    }
+}
+
+/// A failure that is not a boundary decision of the library (those are
+/// [`Error`]s and become `tool_error` results).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// A stable reason for structured content.
+    pub reason: &'static str,
+    /// A sentence the model can act on.
+    pub message: String,
+}
+
+impl Problem {
+    pub(crate) fn new(reason: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            reason,
+            message: message.into(),
+        }
+    }
+}
+
+/// The notes under every root, and what could not be looked at.
+#[derive(Debug, Default)]
+pub struct Listing {
+    /// Notes in the client's root order, each once.
+    pub notes: Vec<Note>,
+    /// A walk stopped at [`LIMITS`].
+    pub truncated: bool,
+    /// Roots or folders that could not be walked, as `(input, reason)`.
+    pub skipped: Vec<(String, &'static str)>,
+}
+
+/// Walks every root (bounded, through directory handles, never following a
+/// symlink) and collects the `*.md` files.
+pub fn list(snap: &Snapshot<'_>) -> Listing {
+    let mut listing = Listing::default();
+    let mut seen = HashSet::new();
+    for root in snap.roots() {
+        let label = root.name().unwrap_or(root.path()).to_owned();
+        let first = listing.notes.len();
+        let mut walk = match snap.walk(root.uri(), LIMITS) {
+            Ok(walk) => walk,
+            Err(err) => {
+                listing.skipped.push((err.input().to_owned(), err.reason()));
+                continue;
+            }
+        };
+        for entry in &mut walk {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(err) => {
+                    listing.skipped.push((err.input().to_owned(), err.reason()));
+                    continue;
+                }
+            };
+            let path = entry.path();
+            if entry.file_type() != FileType::File || !path.rel().ends_with(".md") {
+                continue;
+            }
+            // Nested roots walk the same files under the outermost root.
+            if seen.insert(path.clone()) {
+                let title = title_of(snap, path);
+                let root = label.clone();
+                listing.notes.push(Note {
+                    path: path.clone(),
+                    title,
+                    root,
+                });
+            }
+        }
+        listing.truncated |= walk.is_truncated();
+        listing.notes[first..].sort_by(|a, b| a.path.rel().cmp(b.path.rel()));
+    }
+    listing
+}
+
+/// The notes outside `archive/` whose title is `title`, case-insensitively.
+pub fn matching(snap: &Snapshot<'_>, title: &str) -> Vec<Note> {
+    let wanted = title.trim().to_lowercase();
+    list(snap)
+        .notes
+        .into_iter()
+        .filter(|note| !note.archived() && note.title.to_lowercase() == wanted)
+        .collect()
+}
+
+/// Reads the note at `target` (a URI or absolute path from the client, or
+/// a note found by a walk); `input` names it in messages.
+///
+/// # Errors
+///
+/// The library's refusal, or a [`Problem`] (not a note, too large, not
+/// UTF-8).
+pub fn read<T: Target + ?Sized>(
+    snap: &Snapshot<'_>,
+    target: &T,
+    input: &str,
+) -> Result<Result<ReadNote, Problem>, Error> {
+    // Opened as the client named it (so refusals quote its input), then
+    // located from the descriptor.
+    let mut file = snap.open(target)?;
+    let path = file.path()?;
+    if !path.rel().ends_with(".md") {
+        return Ok(Err(not_a_note(input)));
+    }
+    if file.metadata()?.len() > MAX_NOTE_BYTES {
+        let message =
+            format!("{input:?} is larger than {MAX_NOTE_BYTES} bytes; it is not read whole");
+        return Ok(Err(Problem::new("too_large", message)));
+    }
+    let mut text = String::new();
+    if let Err(err) = file.read_to_string(&mut text) {
+        // A revoked handle fails with our own error inside the io::Error.
+        if Error::from_io(&err).is_some() {
+            let inner = err.into_inner().and_then(|e| e.downcast::<Error>().ok());
+            return Err(*inner.expect("checked by from_io"));
+        }
+        return Ok(Err(unreadable(input, &err.to_string())));
+    }
+    let title = title_from(&text).unwrap_or_else(|| stem(&path));
+    let root = root_label(snap, &path);
+    let note = Note { path, title, root };
+    Ok(Ok(ReadNote { note, text }))
+}
+
+/// Creates the new note `input` with `content`; never replaces a file.
+///
+/// # Errors
+///
+/// The library's refusal (`already_exists` for an existing name, a dangling
+/// symlink included), or a [`Problem`] (not a `.md` name).
+pub fn create(
+    snap: &Snapshot<'_>,
+    input: &str,
+    content: &str,
+) -> Result<Result<ScopedPath, Problem>, Error> {
+    let path = snap.resolve(input)?;
+    if !path.rel().ends_with(".md") {
+        return Ok(Err(not_a_note(input)));
+    }
+    let mut file = snap.create_new(input)?;
+    if let Err(err) = file.write_all(content.as_bytes()) {
+        // Leave no half-written note behind: remove what the descriptor
+        // names, not what the path names now.
+        if let Ok(created) = file.path() {
+            drop(file);
+            let _ = snap.remove_file(&created);
+        }
+        let message = format!("{input:?} could not be written: {err}");
+        return Ok(Err(Problem::new("write_failed", message)));
+    }
+    Ok(Ok(path))
+}
+
+/// Moves `note` into `archive/` beneath its own root, under a name that is
+/// free there (`name.md`, else `name (2).md`, …): nothing is overwritten.
+///
+/// # Errors
+///
+/// The library's refusal (the root is gone, the note moved away, …).
+pub fn archive(snap: &Snapshot<'_>, note: &Note) -> Result<ScopedPath, Error> {
+    snap.metadata(&note.path)?; // still there, beneath a root of this set
+    let root = snap
+        .roots()
+        .iter()
+        .find(|root| root.id() == note.path.root())
+        .expect("a note that passed metadata lies beneath a root of the set");
+    let folder = format!("{}/{ARCHIVE}", root.path().trim_end_matches('/'));
+    match snap.create_dir(&folder) {
+        Err(err) if err.kind() != ErrorKind::AlreadyExists => return Err(err),
+        _ => {}
+    }
+    let name = note.path.rel().rsplit('/').next().unwrap_or_default();
+    let stem = name.strip_suffix(".md").unwrap_or(name);
+    let mut n = 1;
+    loop {
+        let target = match n {
+            1 => format!("{folder}/{name}"),
+            n => format!("{folder}/{stem} ({n}).md"),
+        };
+        match snap.rename(&note.path, &target) {
+            Err(err) if err.kind() == ErrorKind::AlreadyExists && n < 100 => n += 1,
+            Err(err) => return Err(err),
+            Ok(()) => return snap.resolve(&target),
+        }
+    }
+}
+
+/// A note read whole: the note and its text.
+#[derive(Clone, Debug)]
+pub struct ReadNote {
+    /// The note.
+    pub note: Note,
+    /// Its content.
+    pub text: String,
+}
+
+fn unreadable(input: &str, why: &str) -> Problem {
+    let message = format!("{input:?} could not be read as UTF-8 text: {why}");
+    Problem::new("unreadable", message)
+}
+
+fn not_a_note(input: &str) -> Problem {
+    Problem::new(
+        "not_a_note",
+        format!("{input:?} is not a note: notes are Markdown files whose names end in .md"),
+    )
+}
+
+/// The first `# ` heading of a note's first bytes, else its file name.
+fn title_of(snap: &Snapshot<'_>, path: &ScopedPath) -> String {
+    let mut head = Vec::new();
+    let read = snap
+        .set()
+        .open(path)
+        .map(|file| file.take(TITLE_BYTES).read_to_end(&mut head));
+    match read {
+        Ok(Ok(_)) => title_from(&String::from_utf8_lossy(&head)),
+        _ => None,
+    }
+    .unwrap_or_else(|| stem(path))
+}
+
+fn title_from(text: &str) -> Option<String> {
+    text.lines()
+        .find_map(|line| line.strip_prefix("# "))
+        .map(|title| title.trim().to_owned())
+        .filter(|title| !title.is_empty())
+}
+
+fn stem(path: &ScopedPath) -> String {
+    let name = path.rel().rsplit('/').next().unwrap_or_default();
+    name.strip_suffix(".md").unwrap_or(name).to_owned()
+}
+
+fn root_label(snap: &Snapshot<'_>, path: &ScopedPath) -> String {
+    snap.roots()
+        .iter()
+        .find(|root| root.id() == path.root())
+        .map(|root| root.name().unwrap_or(root.path()).to_owned())
+        .unwrap_or_default()
+}
