@@ -87,8 +87,27 @@ pub struct Listing {
 
 /// Walks every root (bounded, through directory handles, never following a
 /// symlink) and collects the `*.md` files.
-pub fn list(snap: &Snapshot<'_>) -> Listing {
+///
+/// # Errors
+///
+/// A [`Problem`] with the library's reason `no_roots` when the session has
+/// no usable root (an empty list would read as "no notes").
+pub fn list(snap: &Snapshot<'_>) -> Result<Listing, Problem> {
     let mut listing = Listing::default();
+    for rejected in snap.rejected() {
+        listing
+            .skipped
+            .push((rejected.uri().to_owned(), rejected.reason()));
+    }
+    if snap.is_empty() {
+        let mut message = "No folder is shared with this server: the client declared no roots, \
+            or none of them can be used. Ask the user to share the folder that holds the notes."
+            .to_owned();
+        for (uri, reason) in &listing.skipped {
+            message.push_str(&format!("\n- {uri:?} grants nothing: {reason}"));
+        }
+        return Err(Problem::new(ErrorKind::NoRoots.reason(), message));
+    }
     let mut seen = HashSet::new();
     for root in snap.roots() {
         let label = root.name().unwrap_or(root.path()).to_owned();
@@ -126,17 +145,20 @@ pub fn list(snap: &Snapshot<'_>) -> Listing {
         listing.truncated |= walk.is_truncated();
         listing.notes[first..].sort_by(|a, b| a.path.rel().cmp(b.path.rel()));
     }
-    listing
+    Ok(listing)
 }
 
 /// The notes outside `archive/` whose title is `title`, case-insensitively.
-pub fn matching(snap: &Snapshot<'_>, title: &str) -> Vec<Note> {
+///
+/// # Errors
+///
+/// As [`list`].
+pub fn matching(snap: &Snapshot<'_>, title: &str) -> Result<Vec<Note>, Problem> {
     let wanted = title.trim().to_lowercase();
-    list(snap)
-        .notes
-        .into_iter()
+    let notes = list(snap)?.notes.into_iter();
+    Ok(notes
         .filter(|note| !note.archived() && note.title.to_lowercase() == wanted)
-        .collect()
+        .collect())
 }
 
 /// Reads the note at `target` (a URI or absolute path from the client, or

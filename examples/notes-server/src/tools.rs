@@ -89,7 +89,8 @@ impl NotesServer {
     )]
     async fn notes_list(&self) -> CallToolResult {
         let listing = match self.roots.run(|snap| Ok(notes::list(snap))).await {
-            Ok(listing) => listing,
+            Ok(Ok(listing)) => listing,
+            Ok(Err(p)) => return reply::problem(&p),
             Err(err) => return tool_error(&err),
         };
         let mut text = format!("{} notes:", listing.notes.len());
@@ -136,10 +137,11 @@ impl NotesServer {
             }
             (None, Some(title)) => {
                 self.roots
-                    .run(move |snap| match notes::matching(snap, &title).as_slice() {
-                        [note] => notes::read(snap, &note.path, &note.uri()),
-                        [] => Ok(Err(no_match(&title))),
-                        several => Ok(Err(ambiguous(&title, several))),
+                    .run(move |snap| match notes::matching(snap, &title).as_deref() {
+                        Ok([note]) => notes::read(snap, &note.path, &note.uri()),
+                        Ok([]) => Ok(Err(no_match(&title))),
+                        Ok(several) => Ok(Err(ambiguous(&title, several))),
+                        Err(p) => Ok(Err(p.clone())),
                     })
                     .await
             }
@@ -226,12 +228,12 @@ impl NotesServer {
         peer: &Peer<RoleServer>,
     ) -> CallToolResult {
         let query = title.clone();
-        let matches = match self
+        let found = self
             .roots
-            .run(move |snap| Ok(notes::matching(snap, &query)))
-            .await
-        {
-            Ok(matches) => matches,
+            .run(move |snap| Ok(notes::matching(snap, &query)));
+        let matches = match found.await {
+            Ok(Ok(matches)) => matches,
+            Ok(Err(p)) => return reply::problem(&p),
             Err(err) => return tool_error(&err),
         };
         let budget = if matches.len() > 1 { 2 } else { 1 };
