@@ -2,21 +2,17 @@
 //! [`RootSet`] behind an `ArcSwap`, applies the server's policy inside every
 //! [`replace`](Roots::replace), and re-checks the files it handed out.
 
-use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use arc_swap::ArcSwap;
 
-use crate::error::trace_denial;
-use crate::handle::{HandleInner, TrackedFile};
-use crate::options::{Create, OpenOptions};
 use crate::registry::Registry;
 use crate::rescan::{self, RescanReport};
 use crate::root::Root;
 use crate::root_set::Rejected;
-use crate::target::Target;
-use crate::{Error, ErrorKind, Operation, RootSet, ceiling, ops};
+use crate::snapshot::Snapshot;
+use crate::{Error, ErrorKind, Operation, RootSet, ceiling};
 
 /// What an empty `roots/list` answer (no roots at all) grants.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -149,6 +145,11 @@ impl Inner {
         self.current.load_full()
     }
 
+    /// The count of replaces and rescans so far (see [`Inner::rescans`]).
+    pub(crate) fn rescan_count(&self) -> u64 {
+        self.rescans.load(Ordering::SeqCst)
+    }
+
     /// For each tracked handle: its root's physical directory and the
     /// physical directory holding the file now.
     #[cfg_attr(not(feature = "watch"), allow(dead_code))]
@@ -201,6 +202,10 @@ impl Installed {
 
     pub(crate) fn set(&self) -> &RootSet {
         &self.set
+    }
+
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// The URI of a pinned root, present or gone.
@@ -360,6 +365,10 @@ impl Roots {
         &self.inner
     }
 
+    pub(crate) fn inner_arc(&self) -> &Arc<Inner> {
+        &self.inner
+    }
+
     fn apply_policy(&self, client: RootSet) -> RootSet {
         let empty_answer = client.is_empty() && client.rejected().is_empty();
         match (&self.inner.ceiling, self.inner.empty) {
@@ -408,99 +417,6 @@ impl std::fmt::Debug for Roots {
             .field("generation", &installed.generation)
             .field("set", &installed.set)
             .field("tracked", &self.inner.registry.len())
-            .finish_non_exhaustive()
-    }
-}
-
-/// One request's view of the roots. It dereferences to its [`RootSet`] for
-/// every operation that returns no file; the file-returning operations
-/// (`open`, `create_new`, `open_with`) are its own and return
-/// [`TrackedFile`]s.
-pub struct Snapshot<'r> {
-    roots: &'r Roots,
-    installed: Arc<Installed>,
-    rescans: u64,
-}
-
-impl Snapshot<'_> {
-    /// The generation of the set this snapshot sees.
-    pub fn generation(&self) -> u64 {
-        self.installed.generation
-    }
-
-    /// The set this snapshot sees (its files are untracked).
-    pub fn set(&self) -> &RootSet {
-        &self.installed.set
-    }
-
-    /// Opens a regular file read-only, tracked.
-    ///
-    /// # Errors
-    ///
-    /// As [`RootSet::open`]; `scope_lost` if the roots changed during the
-    /// open and the file is no longer in scope.
-    pub fn open<T: Target + ?Sized>(&self, target: &T) -> Result<TrackedFile, Error> {
-        self.open_with(target, OpenOptions::new())
-    }
-
-    /// Creates a new file, tracked; see [`RootSet::create_new`].
-    ///
-    /// # Errors
-    ///
-    /// As [`open`](Self::open).
-    pub fn create_new<T: Target + ?Sized>(&self, target: &T) -> Result<TrackedFile, Error> {
-        self.open_with(target, OpenOptions::new().read(false).create(Create::New))
-    }
-
-    /// Opens a regular file with `options`, tracked; see
-    /// [`RootSet::open_with`].
-    ///
-    /// # Errors
-    ///
-    /// As [`open`](Self::open).
-    pub fn open_with<T: Target + ?Sized>(
-        &self,
-        target: &T,
-        options: OpenOptions,
-    ) -> Result<TrackedFile, Error> {
-        let op = options.operation();
-        let set = &self.installed.set;
-        let selected = target.select(set, op).inspect_err(trace_denial)?;
-        let file = ops::open_file(&selected, &options.how(), op).inspect_err(trace_denial)?;
-        let inner = &self.roots.inner;
-        let registry = &inner.registry;
-        let handle = Arc::new(HandleInner::new(
-            registry.next_id(),
-            selected.root.id,
-            selected.rel(),
-            file,
-        ));
-        registry.register(selected.root.id, handle.id, Arc::downgrade(&handle));
-        if inner.rescans.load(Ordering::SeqCst) != self.rescans {
-            // A replace or rescan ran since this snapshot was taken and may
-            // have missed this handle: check it against the current set.
-            let mut report = RescanReport::default();
-            rescan::check(&handle, &inner.installed().set, registry, &mut report);
-            if !report.revoked.is_empty() {
-                return Err(Error::new(ErrorKind::ScopeLost, op, selected.input));
-            }
-        }
-        Ok(TrackedFile::new(handle, inner.clone()))
-    }
-}
-
-impl Deref for Snapshot<'_> {
-    type Target = RootSet;
-
-    fn deref(&self) -> &RootSet {
-        &self.installed.set
-    }
-}
-
-impl std::fmt::Debug for Snapshot<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Snapshot")
-            .field("generation", &self.installed.generation)
             .finish_non_exhaustive()
     }
 }
