@@ -63,9 +63,22 @@ fn denials_revocations_and_replacements_are_traced() {
             .any(|l| l.starts_with(level.as_str()) && needles.iter().all(|n| l.contains(n)))
     };
     assert!(
-        has(Level::INFO, &["mcp_roots::denial", "reason=\"outside_roots\"", "/../etc/passwd"]),
+        has(
+            Level::INFO,
+            &[
+                "mcp_roots::denial",
+                "reason=\"outside_roots\"",
+                "/../etc/passwd"
+            ]
+        ),
         "{lines:#?}"
     );
     assert!(has(Level::WARN, &["revoked", "path=x.txt"]), "{lines:#?}");
-    assert!(has(Level::INFO, &["roots replaced", "generation=2", "revoked=1"]), "{lines:#?}");
+    assert!(
+        has(
+            Level::INFO,
+            &["roots replaced", "generation=2", "revoked=1"]
+        ),
+        "{lines:#?}"
+    );
 }
