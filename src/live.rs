@@ -335,6 +335,14 @@ impl Roots {
         report
     }
 
+    /// A client root list with the server's policy applied (ceiling,
+    /// empty-list rule), *without* installing it: for roots that arrive with
+    /// one request (the 2026-07-28 revision) and must not become the
+    /// session's boundary. Files opened through it are untracked.
+    pub fn scoped(&self, client: RootSet) -> RootSet {
+        self.apply_policy(client)
+    }
+
     /// The generation of the installed set (0 before the first `replace`).
     pub fn generation(&self) -> u64 {
         self.inner.current.load().generation

@@ -13,10 +13,10 @@ use std::fmt;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolResult, ContentBlock, ElicitRequestParams, ElicitationAction, ElicitationSchema,
-    EnumSchema,
+    CallToolResult, ClientCapabilities, ContentBlock, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationSchema, EnumSchema, ProtocolVersion,
 };
-use rmcp::service::{ElicitationMode, ServiceError};
+use rmcp::service::{RequestContext, ServiceError};
 use rmcp::{Peer, RoleServer};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -80,6 +80,39 @@ impl Form {
         Self::new(message, schema)
     }
 
+    /// The `elicitation/create` parameters for this form.
+    pub(crate) fn params(&self) -> ElicitRequestParams {
+        ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: self.message.clone(),
+            requested_schema: self.schema.clone(),
+        }
+    }
+
+    /// The outcome of an answer to this form: an accepted answer must match
+    /// the schema that was sent.
+    ///
+    /// # Errors
+    ///
+    /// [`ElicitError::InvalidAnswer`] when it does not.
+    pub fn outcome(
+        &self,
+        answer: ElicitResult,
+    ) -> Result<Outcome<Map<String, Value>>, ElicitError> {
+        match answer.action {
+            ElicitationAction::Accept => {
+                let schema = serde_json::to_value(&self.schema)
+                    .map_err(|e| ElicitError::Schema(e.to_string()))?;
+                let content = answer.content.unwrap_or(Value::Null);
+                validate(&schema, &content)
+                    .map(Outcome::Accepted)
+                    .map_err(ElicitError::InvalidAnswer)
+            }
+            ElicitationAction::Decline => Ok(Outcome::Declined),
+            _ => Ok(Outcome::Cancelled),
+        }
+    }
+
     /// The message.
     pub fn message(&self) -> &str {
         &self.message
@@ -129,6 +162,9 @@ impl<T> Outcome<T> {
 pub enum ElicitError {
     /// The client did not declare form elicitation: nothing was sent.
     Unsupported,
+    /// URL mode cannot be used on this session (the reason says why):
+    /// nothing was sent.
+    UrlUnsupported(&'static str),
     /// This tool call already asked its questions (one unless the caller
     /// allowed more with [`Elicitor::with_budget`]).
     Exhausted,
@@ -144,6 +180,7 @@ impl fmt::Display for ElicitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Unsupported => f.write_str("the client does not support form elicitation"),
+            Self::UrlUnsupported(why) => write!(f, "URL-mode elicitation is not available: {why}"),
             Self::Exhausted => f.write_str("this tool call has already asked the user"),
             Self::InvalidAnswer(why) => write!(f, "the answer does not match the form: {why}"),
             Self::Schema(why) => write!(f, "the form is invalid: {why}"),
@@ -166,6 +203,7 @@ impl ElicitError {
     pub fn reason(&self) -> &'static str {
         match self {
             Self::Unsupported => "elicitation_unsupported",
+            Self::UrlUnsupported(_) => "url_elicitation_unsupported",
             Self::Exhausted => "elicitation_exhausted",
             Self::InvalidAnswer(_) => "elicitation_invalid_answer",
             Self::Schema(_) => "elicitation_invalid_form",
@@ -179,6 +217,9 @@ impl ElicitError {
         let advice = match self {
             Self::Unsupported => {
                 " The client cannot show forms: ask the user in the conversation instead, then call the tool again with the answer."
+            }
+            Self::UrlUnsupported(_) => {
+                " Ask the user in the conversation for what the page would have collected."
             }
             _ => " Nothing was changed.",
         };
@@ -194,18 +235,56 @@ impl ElicitError {
 #[derive(Clone, Debug)]
 pub struct Elicitor {
     peer: Peer<RoleServer>,
+    protocol: Option<ProtocolVersion>,
+    capabilities: Option<ClientCapabilities>,
     budget: usize,
     timeout: Option<Duration>,
 }
 
 impl Elicitor {
-    /// An elicitor for one tool call, allowed one question.
+    /// An elicitor for one tool call, allowed one question, knowing the
+    /// client from the `initialize` handshake.
     pub fn new(peer: &Peer<RoleServer>) -> Self {
+        let info = peer.peer_info();
         Self {
             peer: peer.clone(),
+            protocol: info.as_ref().map(|i| i.protocol_version.clone()),
+            capabilities: info.map(|i| i.capabilities.clone()),
             budget: 1,
             timeout: None,
         }
+    }
+
+    /// An elicitor for the tool call `context`: the protocol version and
+    /// client capabilities come from the request itself where the revision
+    /// carries them there (2026-07-28), else from the handshake.
+    pub fn for_request(context: &RequestContext<RoleServer>) -> Self {
+        Self {
+            protocol: context.protocol_version(),
+            capabilities: context.client_capabilities(),
+            ..Self::new(&context.peer)
+        }
+    }
+
+    pub(crate) fn peer(&self) -> &Peer<RoleServer> {
+        &self.peer
+    }
+
+    pub(crate) fn protocol(&self) -> Option<&ProtocolVersion> {
+        self.protocol.as_ref()
+    }
+
+    pub(crate) fn capabilities(&self) -> Option<&ClientCapabilities> {
+        self.capabilities.as_ref()
+    }
+
+    /// Whether this session has server-to-client requests (revisions with
+    /// an `initialize` handshake); 2026-07-28 carries questions in
+    /// input-required results instead.
+    pub(crate) fn has_server_requests(&self) -> bool {
+        self.protocol
+            .as_ref()
+            .is_none_or(ProtocolVersion::has_initialize)
     }
 
     /// Allows `questions` questions in this tool call.
@@ -220,11 +299,29 @@ impl Elicitor {
         self
     }
 
-    /// Whether the client declared form elicitation.
+    /// Whether the client declared form elicitation (an `elicitation`
+    /// capability without modes means forms) on a session that can send it.
     pub fn supports_forms(&self) -> bool {
+        let declared = self
+            .capabilities
+            .as_ref()
+            .and_then(|c| c.elicitation.as_ref());
+        self.has_server_requests() && declared.is_some_and(|e| e.form.is_some() || e.url.is_none())
+    }
+
+    /// Spends one question of the budget and sends `params`.
+    pub(crate) async fn send(
+        &mut self,
+        params: ElicitRequestParams,
+    ) -> Result<ElicitResult, ElicitError> {
+        if self.budget == 0 {
+            return Err(ElicitError::Exhausted);
+        }
+        self.budget -= 1;
         self.peer
-            .supported_elicitation_modes()
-            .contains(&ElicitationMode::Form)
+            .create_elicitation_with_timeout(params, self.timeout)
+            .await
+            .map_err(ElicitError::Request)
     }
 
     /// Asks `form`; an accepted answer is validated against its schema.
@@ -237,32 +334,8 @@ impl Elicitor {
         if !self.supports_forms() {
             return Err(ElicitError::Unsupported);
         }
-        if self.budget == 0 {
-            return Err(ElicitError::Exhausted);
-        }
-        self.budget -= 1;
-        let params = ElicitRequestParams::FormElicitationParams {
-            meta: None,
-            message: form.message.clone(),
-            requested_schema: form.schema.clone(),
-        };
-        let answer = self
-            .peer
-            .create_elicitation_with_timeout(params, self.timeout)
-            .await
-            .map_err(ElicitError::Request)?;
-        match answer.action {
-            ElicitationAction::Accept => {
-                let schema = serde_json::to_value(&form.schema)
-                    .map_err(|e| ElicitError::Schema(e.to_string()))?;
-                let content = answer.content.unwrap_or(Value::Null);
-                validate(&schema, &content)
-                    .map(Outcome::Accepted)
-                    .map_err(ElicitError::InvalidAnswer)
-            }
-            ElicitationAction::Decline => Ok(Outcome::Declined),
-            _ => Ok(Outcome::Cancelled),
-        }
+        let answer = self.send(form.params()).await?;
+        form.outcome(answer)
     }
 
     /// Asks `form` and deserialises the validated answer into `T`.

@@ -43,3 +43,23 @@ pub(crate) async fn list_roots(
         })
         .collect())
 }
+
+/// A `roots/list` carried in an input-required result (2026-07-28).
+pub(crate) fn roots_input_request() -> rmcp::model::InputRequest {
+    rmcp::model::InputRequest::ListRoots(rmcp::model::ListRootsRequest::default())
+}
+
+/// The client's answer to [`roots_input_request`], from `inputResponses`.
+pub(crate) fn roots_from_response(
+    response: &serde_json::Value,
+) -> Result<Vec<ClientRoot>, serde_json::Error> {
+    let answer: rmcp::model::ListRootsResult = serde_json::from_value(response.clone())?;
+    Ok(answer
+        .roots
+        .into_iter()
+        .map(|root| ClientRoot {
+            uri: root.uri,
+            name: root.name,
+        })
+        .collect())
+}

@@ -1,0 +1,76 @@
+//! The 2026-07-28 revision: no `initialize`, no `list_changed`, and no
+//! server-to-client requests. Roots and questions travel as input requests
+//! in an input-required result; the client retries the tool call with the
+//! answers in `inputResponses`.
+//!
+//! Roots that arrive this way belong to *that request*: they form a
+//! request-scoped [`RootSet`] with the server's policy applied (ceiling,
+//! empty-list rule), and are never installed as the session's boundary.
+
+use rmcp::model::{ElicitRequest, ElicitResult, InputRequest, InputRequests, InputRequiredResult};
+use serde_json::{Map, Value};
+
+use super::elicit::{ElicitError, Form, Outcome};
+use super::legacy;
+use super::session::SessionRoots;
+use crate::{Error, ErrorKind, Operation, RootSet};
+
+/// The `inputRequests` key under which [`ask_roots`] asks for the roots.
+pub const ROOTS_INPUT: &str = "roots";
+
+/// Builds an input-required result asking for the client's roots (under
+/// [`ROOTS_INPUT`]) and, optionally, one form (under its key).
+pub fn ask_roots(
+    form: Option<(&str, &Form)>,
+    request_state: Option<String>,
+) -> InputRequiredResult {
+    let mut requests = InputRequests::new();
+    requests.insert(ROOTS_INPUT.into(), legacy::roots_input_request());
+    if let Some((key, form)) = form {
+        requests.insert(key.into(), form_request(form));
+    }
+    InputRequiredResult::new(Some(requests), request_state)
+}
+
+/// A form as an input request.
+pub fn form_request(form: &Form) -> InputRequest {
+    InputRequest::Elicitation(ElicitRequest::new(form.params()))
+}
+
+/// The outcome of a form from the client's `inputResponses` entry,
+/// validated against the form that was sent.
+///
+/// # Errors
+///
+/// [`ElicitError::InvalidAnswer`] for a malformed or non-matching answer.
+pub fn form_outcome(
+    form: &Form,
+    response: &Value,
+) -> Result<Outcome<Map<String, Value>>, ElicitError> {
+    let answer: ElicitResult = serde_json::from_value(response.clone())
+        .map_err(|e| ElicitError::InvalidAnswer(e.to_string()))?;
+    form.outcome(answer)
+}
+
+impl SessionRoots {
+    /// The request-scoped root set from the client's `roots/list` answer
+    /// in `inputResponses` (see [`ask_roots`]): the server's policy applied,
+    /// nothing installed. Run its (blocking) file work on the blocking pool.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_uri` when the response is not a `roots/list` answer.
+    pub fn request_scoped(&self, response: &Value) -> Result<RootSet, Error> {
+        let roots = legacy::roots_from_response(response).map_err(|_| {
+            Error::new(ErrorKind::InvalidUri, Operation::Parse, ROOTS_INPUT)
+                .with_detail("the roots input response is not a roots/list answer")
+        })?;
+        let client = roots
+            .into_iter()
+            .fold(RootSet::builder(), |b, root| match root.name {
+                Some(name) => b.named_root(name, root.uri),
+                None => b.root(root.uri),
+            });
+        Ok(self.roots().scoped(client.build()))
+    }
+}
