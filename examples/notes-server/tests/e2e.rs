@@ -80,6 +80,10 @@ async fn call(client: &Client, tool: &'static str, args: Value) -> CallToolResul
     client::call(client, tool, args).await.unwrap()
 }
 
+async fn read_at(client: &Client, dir: &Path, rel: &str) -> CallToolResult {
+    call(client, "notes_read", json!({ "path": at(dir, rel) })).await
+}
+
 fn reason(result: &CallToolResult) -> Option<&str> {
     result.structured_content.as_ref()?["reason"].as_str()
 }
@@ -113,12 +117,7 @@ async fn happy_path_lists_and_reads() {
     assert_eq!(notes.len(), 5, "{notes:?}"); // the symlink is not a note
     let read = call(&c, "notes_read", json!({ "title": "MEETING NOTES" })).await;
     assert_eq!(client::text_of(&read), "# Meeting notes\nMonday\n");
-    let by_path = call(
-        &c,
-        "notes_read",
-        json!({ "path": at(dir.path(), "Work/plan.md") }),
-    )
-    .await;
+    let by_path = read_at(&c, dir.path(), "Work/plan.md").await;
     assert_eq!(
         by_path.structured_content.unwrap()["note"]["title"],
         "Project plan"
@@ -185,12 +184,7 @@ async fn writes_stay_inside_and_never_replace() {
         assert!(client::text_of(&refused).starts_with("Refused (outside_roots)"));
     }
     assert!(!dir.path().join("Secret/leak.md").exists());
-    let link = call(
-        &c,
-        "notes_read",
-        json!({ "path": at(dir.path(), "Notes/passwords.md") }),
-    )
-    .await;
+    let link = read_at(&c, dir.path(), "Notes/passwords.md").await;
     assert_eq!(reason(&link), Some("outside_roots"));
     let txt = call(
         &c,
@@ -218,12 +212,7 @@ async fn a_removed_root_revokes_handles_and_refuses_paths() {
         tokio::time::sleep(Duration::from_millis(1)).await;
     }
     assert_eq!(held.revoked(), Some(ErrorKind::ScopeLost));
-    let refused = call(
-        &c,
-        "notes_read",
-        json!({ "path": at(dir.path(), "Work/plan.md") }),
-    )
-    .await;
+    let refused = read_at(&c, dir.path(), "Work/plan.md").await;
     assert_eq!(reason(&refused), Some("outside_roots"));
     let read = call(&c, "notes_read", json!({ "title": "today" })).await; // no heading: file name
     assert_eq!(client::text_of(&read), "no heading\n");
@@ -322,12 +311,7 @@ async fn a_client_without_roots_gets_the_policy() {
         client::text_of(&listed).starts_with("1 notes:"),
         "{listed:?}"
     );
-    let outside = call(
-        &c,
-        "notes_read",
-        json!({ "path": at(dir.path(), "Notes/meeting.md") }),
-    )
-    .await;
+    let outside = read_at(&c, dir.path(), "Notes/meeting.md").await;
     assert_eq!(reason(&outside), Some("outside_roots"));
 }
 

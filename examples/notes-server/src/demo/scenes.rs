@@ -14,7 +14,7 @@ use crate::client::{self, ScriptedClient, accept, cancel, decline};
 pub(crate) async fn happy_path(demo: &mut Demo) {
     demo.scene(
         "(a) Happy path",
-        "The model lists the notes, then reads one by its title (one match). The first call waits for the roots.",
+        "The model lists the notes, then reads one by its title (one match). Tool calls wait (bounded) for the first roots answer.",
     );
     let listed = demo.call("notes_list", json!({})).await;
     let count = listed
