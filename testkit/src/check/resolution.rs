@@ -121,7 +121,15 @@ fn changed_paths(before: &TreeSnapshot, after: &TreeSnapshot) -> Vec<PathBuf> {
 fn agreed_roots(roots: &[String], set: &RootSet) -> Result<Option<Vec<PathBuf>>, String> {
     let mut resolved = Vec::new();
     for root in roots {
-        if model::input::parse(root).is_ok_and(|p| p.lenient.is_some()) {
+        let lenient = match model::input::parse(root) {
+            Ok(parsed) => parsed.lenient.is_some(),
+            // Tolerated (see `check::parse`): a malformed escape in a
+            // query or fragment, which the library drops unread.
+            Err(why) => {
+                why.contains("'%' not followed") && super::parse::bad_escape_after_query(root)
+            }
+        };
+        if lenient {
             return Ok(None);
         }
         let library = set.roots().iter().any(|r| r.uri() == root);
