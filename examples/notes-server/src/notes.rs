@@ -242,7 +242,10 @@ pub fn archive(snap: &Snapshot<'_>, note: &Note) -> Result<ScopedPath, Error> {
         .iter()
         .find(|root| root.id() == note.path.root())
         .expect("a note that passed metadata lies beneath a root of the set");
-    let folder = format!("{}/{ARCHIVE}", root.path().trim_end_matches('/'));
+    // The root's physical path: the lookup always knows it (the path as
+    // given may run through a symlink or `..`).
+    let base = root.resolved_path().to_str().unwrap_or(root.path());
+    let folder = format!("{}/{ARCHIVE}", base.trim_end_matches('/'));
     match snap.create_dir(&folder) {
         Err(err) if err.kind() != ErrorKind::AlreadyExists => return Err(err),
         _ => {}
