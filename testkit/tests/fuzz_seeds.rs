@@ -219,3 +219,24 @@ fn write_seeds() {
         write("plan", format!("generated-{i:02}"), plan.to_bytes());
     }
 }
+
+/// Regression (library disagrees, open; found by the `resolve` fuzz target,
+/// seed `regress-create-dir-all-partial`): `create_dir_all` refuses an input
+/// whose `..` leaves the root only after creating the missing directories
+/// before that `..`, so a refused operation changes the tree (inside the
+/// root). `check::resolution` tolerates it (`Outcome::partial`) so that
+/// fuzzing goes on; this test holds the stricter rule.
+#[test]
+fn create_dir_all_refusal_creates_nothing() {
+    let fx = Fixture::with_setup(&fixed_tree()).expect("tree");
+    let case = ResolveCase::from_bytes(b"create_dir_all\nfile://{T}/a\n{T}/a/new/../../o/x")
+        .expect("a case");
+    let outcome = case.check(&fx).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!outcome.allowed, "the input leaves the root");
+    let left = fx.path("a/new");
+    assert!(
+        !outcome.partial && !left.exists(),
+        "refused, but created {}",
+        left.display()
+    );
+}

@@ -11,7 +11,7 @@ use mcp_roots::{Error, RootSet, ScopedPath, WalkLimits};
 
 use super::Operation;
 use crate::corpus::Op;
-use crate::fixture::{Fixture, TreeSnapshot};
+use crate::fixture::{Entry, Fixture, TreeSnapshot};
 use crate::model::walk::Step;
 use crate::model::{self, Root, Verdict, judge};
 
@@ -29,13 +29,18 @@ pub struct Outcome {
     /// The tree changed and was not restored: rebuild the fixture before
     /// the next check.
     pub dirty: bool,
+    /// A refused `create_dir_all` left directories it had created (inside
+    /// the roots) behind: tolerated here, pinned as a known issue by the
+    /// seed test `create_dir_all_refusal_creates_nothing`.
+    pub partial: bool,
 }
 
 /// Runs `op` on `input` through a `RootSet` of `roots` in the tree of `fx`
 /// and compares the outcome with [`judge`]. Roots and input must have `{T}`
 /// substituted already.
 ///
-/// Checked for every operation: nothing outside the roots changes, and an
+/// Checked for every operation: nothing outside the roots changes, a
+/// refused operation changes nothing (but see [`Outcome::partial`]), and an
 /// input the model refuses before looking at the disk (`invalid_uri`,
 /// `not_absolute`, `no_roots`, or no root is a component prefix) is
 /// refused. Where the model can say more (open, create_new, read_dir,
@@ -86,7 +91,8 @@ pub fn resolution(
     };
     let before = fx.snapshot();
     let mut outcome = run.dispatch()?;
-    let changed = changed_paths(&before, &fx.snapshot());
+    let after = fx.snapshot();
+    let changed = changed_paths(&before, &after);
     outcome.dirty |= !changed.is_empty();
     let root_rels: Vec<&Path> = run
         .model_roots
@@ -100,7 +106,15 @@ pub fn resolution(
             ));
         }
     }
-    if !outcome.allowed && !changed.is_empty() {
+    let only_new_dirs = changed
+        .iter()
+        .all(|p| before.get(p).is_none() && after.get(p) == Some(&Entry::Dir));
+    if !outcome.allowed && op == Operation::CreateDirAll && only_new_dirs {
+        // Tolerated (reported, see `Outcome::partial`): create_dir_all
+        // creates the missing directories one by one and refuses a later
+        // component (a `..` that leaves the root) after creating them.
+        outcome.partial = true;
+    } else if !outcome.allowed && !changed.is_empty() {
         return Err(format!(
             "{op} {input:?} was refused but changed the tree: {changed:?}"
         ));
