@@ -251,11 +251,7 @@ impl Roots {
     pub fn replace(&self, client: RootSet) -> RescanReport {
         let _writer = self.lock_writer();
         let effective = self.apply_policy(client);
-        let pinned: Vec<_> = effective
-            .roots()
-            .iter()
-            .map(|r| (r.clone(), r.still_pinned()))
-            .collect();
+        let pinned: Vec<_> = effective.roots().iter().map(verify).collect();
         let generation = self.inner.current.load().generation + 1;
         let installed = Arc::new(Installed::assemble(
             generation,
@@ -290,15 +286,11 @@ impl Roots {
     pub fn rescan(&self) -> RescanReport {
         let _writer = self.lock_writer();
         let old = self.inner.current.load_full();
-        let pinned: Vec<_> = old
-            .pinned
-            .iter()
-            .map(|(r, _)| (r.clone(), r.still_pinned()))
-            .collect();
+        let pinned: Vec<_> = old.pinned.iter().map(|(r, _)| verify(r)).collect();
         let changed = pinned
             .iter()
             .zip(&old.pinned)
-            .any(|(new, old)| new.1 != old.1);
+            .any(|(new, old)| new.1 != old.1 || !Arc::ptr_eq(&new.0, &old.0));
         let mut report = RescanReport::default();
         let installed = if changed {
             for ((root, now), (_, before)) in pinned.iter().zip(&old.pinned) {
@@ -399,6 +391,15 @@ impl Roots {
             .writer
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// A pinned root as it is now: relocated if its directory moved while its
+/// path still names it, and whether it is present.
+fn verify(root: &Arc<Root>) -> (Arc<Root>, bool) {
+    match root.verify() {
+        Some(now) => (now, true),
+        None => (root.clone(), false),
     }
 }
 

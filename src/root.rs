@@ -75,9 +75,30 @@ impl Root {
     }
 
     /// Whether the root's path (as the client gave it) still names the
-    /// directory pinned when the set was built.
-    pub(crate) fn still_pinned(&self) -> bool {
-        crate::sys::identity_of_path(&self.given).is_ok_and(|id| id == self.id.0)
+    /// directory pinned when the set was built, and where that directory is
+    /// now. `None`: the root is gone. A root whose directory moved while its
+    /// path still names it (say, through a symlink left at the old place)
+    /// comes back relocated: same identity, new physical path.
+    pub(crate) fn verify(self: &Arc<Self>) -> Option<Arc<Self>> {
+        if !crate::sys::identity_of_path(&self.given).is_ok_and(|id| id == self.id.0) {
+            return None;
+        }
+        match crate::sys::fd_path(&self.dir) {
+            Ok(now) if now != self.resolved => match self.relocated(now) {
+                Ok(moved) => Some(Arc::new(moved)),
+                Err(_) => Some(self.clone()),
+            },
+            _ => Some(self.clone()),
+        }
+    }
+
+    /// This root at a new physical path.
+    fn relocated(&self, resolved: PathBuf) -> std::io::Result<Self> {
+        let resolved_key = resolved.to_str().and_then(crate::lookup::clean_key);
+        let mut moved = self.renamed(self.name())?;
+        moved.keys[1] = resolved_key.map(Into::into);
+        moved.resolved = resolved;
+        Ok(moved)
     }
 
     /// This root under another name (for a client root clipped to a ceiling

@@ -42,7 +42,8 @@ pub struct ModelRoot {
     pub given: PathBuf,
     /// The pinned directory.
     pub id: Identity,
-    /// Its physical path at `replace`.
+    /// Its physical path at `replace`, or at the last rescan that found it
+    /// moved.
     pub resolved: PathBuf,
     /// Whether the path named the directory at the last check.
     pub present: bool,
@@ -152,7 +153,7 @@ impl Model {
 
     /// A `rescan`: root identities verified, every handle checked.
     pub fn rescan(&mut self) -> Expected {
-        let (mut gone, mut back) = (0, 0);
+        let (mut gone, mut back, mut moved) = (0, 0, 0);
         for root in &mut self.roots {
             let now = identity_of(&root.given) == Some(root.id);
             match (root.present, now) {
@@ -161,8 +162,17 @@ impl Model {
                 _ => {}
             }
             root.present = now;
+            // A present root whose directory moved while its path still
+            // names it (through a symlink) is installed again, relocated.
+            if let Some(at) = fs::canonicalize(&root.given)
+                .ok()
+                .filter(|at| now && *at != root.resolved)
+            {
+                root.resolved = at;
+                moved += 1;
+            }
         }
-        if gone + back > 0 {
+        if gone + back + moved > 0 {
             self.generation += 1;
         }
         let expected = self.check(|h| matches!(h, HandleState::Live { .. }));
