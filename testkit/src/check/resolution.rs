@@ -450,6 +450,7 @@ impl Run<'_> {
     /// `open`; the copy is removed.
     fn copy_from(&self) -> Result<Outcome, String> {
         let to = self.inside("copied-here");
+        let verdict = self.judge(Op::Read);
         let result = self
             .set
             .copy(self.input, to.to_str().expect("utf-8"))
@@ -458,7 +459,7 @@ impl Run<'_> {
                 let _ = fs::remove_file(&to);
                 Seen::Content(content)
             });
-        self.three_way(&self.judge(Op::Read), result)
+        self.three_way(&verdict, result)
     }
 
     /// A destructive operation: refused when the model refuses before the
@@ -473,8 +474,10 @@ impl Run<'_> {
                 ));
             }
         }
+        // Judged before the operation changes the disk.
+        let must_refuse = self.must_refuse();
         let allowed = run().is_ok();
-        if allowed && let Some(why) = self.must_refuse() {
+        if allowed && let Some(why) = must_refuse {
             return Err(format!(
                 "ESCAPE: {op} {input:?} allowed; the model denies: {why}"
             ));
