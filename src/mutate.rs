@@ -41,41 +41,54 @@ pub(crate) fn create_dir(sel: &Selected) -> Result<(), Error> {
 }
 
 /// Creates a directory and its missing ancestors, one component at a time
-/// beneath the root, refusing any component that is a symlink.
+/// beneath the root, refusing any component that is a symlink. The existing
+/// part is walked first and the missing tail must be plain names, so a
+/// refused call creates nothing.
 pub(crate) fn create_dir_all(sel: &Selected) -> Result<(), Error> {
     let op = Operation::CreateDir;
-    let fail = |e| Error::from_os(e, op, sel.input);
+    let fail = |e| {
+        Error::from_os(e, op, sel.input)
+            .with_detail("every component must be a directory, not a symlink")
+    };
     let how = How {
         nofollow: true,
         ..How::location(true, sel.root.hardening)
     };
+    let components: Vec<&str> = sel
+        .rel()
+        .split('/')
+        .filter(|c| !c.is_empty() && *c != ".")
+        .collect();
+    // The existing part: opened (not created) component by component.
     let mut stack: Vec<Dir> = Vec::new();
-    for component in sel.rel().split('/') {
-        match component {
-            "" | "." => continue,
-            ".." => {
-                if stack.pop().is_none() {
-                    return Err(Error::new(ErrorKind::OutsideRoots, op, sel.input));
-                }
-                continue;
+    let mut missing = components.as_slice();
+    while let Some((&component, rest)) = missing.split_first() {
+        if component == ".." {
+            if stack.pop().is_none() {
+                return Err(Error::new(ErrorKind::OutsideRoots, op, sel.input));
             }
+        } else {
+            let current = stack.last().unwrap_or(&sel.root.dir);
+            match sys::open_beneath(current, component, &how) {
+                Ok(dir) => stack.push(Dir::from_std_file(dir)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
+                Err(e) => return Err(fail(e)),
+            }
+        }
+        missing = rest;
+    }
+    if missing.contains(&"..") {
+        return Err(Error::new(ErrorKind::NotFound, op, sel.input)
+            .with_detail("a missing path may not continue with '..'"));
+    }
+    // The missing tail: plain names, created in order.
+    for &component in missing {
+        let current = stack.last().unwrap_or(&sel.root.dir);
+        match sys::mkdir_at(current, component) {
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(fail(e)),
             _ => {}
         }
-        let current = stack.last().unwrap_or(&sel.root.dir);
-        let opened = match sys::open_beneath(current, component, &how) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                match sys::mkdir_at(current, component) {
-                    Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
-                        return Err(fail(e));
-                    }
-                    _ => sys::open_beneath(current, component, &how),
-                }
-            }
-            other => other,
-        };
-        let dir = opened.map_err(|e| {
-            fail(e).with_detail("every component must be a directory, not a symlink")
-        })?;
+        let dir = sys::open_beneath(current, component, &how).map_err(fail)?;
         stack.push(Dir::from_std_file(dir));
     }
     Ok(())

@@ -74,13 +74,27 @@ fn create_dir_and_create_dir_all() {
         ErrorKind::OutsideRoots
     );
 
-    set.create_dir_all(&tree.p("root/a/b/../c/d"))
+    set.create_dir_all(&tree.p("root/a/b/c"))
         .expect("create_dir_all");
-    assert!(Path::new(&tree.p("root/a/c/d")).is_dir());
+    assert!(Path::new(&tree.p("root/a/b/c")).is_dir());
+    set.create_dir_all(&tree.p("root/a/b/../d/./e/"))
+        .expect("'..' in the existing part");
+    assert!(Path::new(&tree.p("root/a/d/e")).is_dir());
+    // A missing part may not continue with '..': refused, and nothing made.
+    assert_eq!(
+        kind(set.create_dir_all(&tree.p("root/n1/n2/../x"))),
+        ErrorKind::NotFound
+    );
+    assert!(!Path::new(&tree.p("root/n1")).exists());
     assert_eq!(
         kind(set.create_dir_all(&tree.p("root/a/../../x"))),
         ErrorKind::OutsideRoots
     );
+    assert_eq!(
+        kind(set.create_dir_all(&tree.p("root/n3/../../x"))),
+        ErrorKind::NotFound
+    );
+    assert!(!Path::new(&tree.p("root/n3")).exists());
 
     tree.link("root/out", "../outside");
     tree.link("root/in", "sub");

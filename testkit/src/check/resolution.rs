@@ -11,7 +11,7 @@ use mcp_roots::{Error, RootSet, ScopedPath, WalkLimits};
 
 use super::Operation;
 use crate::corpus::Op;
-use crate::fixture::{Entry, Fixture, TreeSnapshot};
+use crate::fixture::{Fixture, TreeSnapshot};
 use crate::model::walk::Step;
 use crate::model::{self, Root, Verdict, judge};
 
@@ -29,10 +29,6 @@ pub struct Outcome {
     /// The tree changed and was not restored: rebuild the fixture before
     /// the next check.
     pub dirty: bool,
-    /// A refused `create_dir_all` left directories it had created (inside
-    /// the roots) behind: tolerated here, pinned as a known issue by the
-    /// seed test `create_dir_all_refusal_creates_nothing`.
-    pub partial: bool,
 }
 
 /// Runs `op` on `input` through a `RootSet` of `roots` in the tree of `fx`
@@ -40,7 +36,7 @@ pub struct Outcome {
 /// substituted already.
 ///
 /// Checked for every operation: nothing outside the roots changes, a
-/// refused operation changes nothing (but see [`Outcome::partial`]), and an
+/// refused operation changes nothing, and an
 /// input the model refuses before looking at the disk (`invalid_uri`,
 /// `not_absolute`, `no_roots`, or no root is a component prefix) is
 /// refused. Where the model can say more (open, create_new, read_dir,
@@ -106,15 +102,7 @@ pub fn resolution(
             ));
         }
     }
-    let only_new_dirs = changed
-        .iter()
-        .all(|p| before.get(p).is_none() && after.get(p) == Some(&Entry::Dir));
-    if !outcome.allowed && op == Operation::CreateDirAll && only_new_dirs {
-        // Tolerated (reported, see `Outcome::partial`): create_dir_all
-        // creates the missing directories one by one and refuses a later
-        // component (a `..` that leaves the root) after creating them.
-        outcome.partial = true;
-    } else if !outcome.allowed && !changed.is_empty() {
+    if !outcome.allowed && !changed.is_empty() {
         return Err(format!(
             "{op} {input:?} was refused but changed the tree: {changed:?}"
         ));
