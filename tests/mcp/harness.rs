@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use mcp_roots::Error;
 use mcp_roots::mcp::{ElicitError, Elicitor, Form, Outcome, SessionRoots, tool_error};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -153,7 +154,12 @@ impl TestServer {
         let read = self.roots.run(move |snap| {
             let mut text = String::new();
             let mut file = snap.open(&path)?;
-            file.read_to_string(&mut text).expect("read");
+            if let Err(err) = file.read_to_string(&mut text) {
+                // Only a revocation (a root change racing this call) fails
+                // here; a panic would leave the call unanswered.
+                let inner = err.into_inner().and_then(|e| e.downcast::<Error>().ok());
+                return Err(*inner.expect("a revocation"));
+            }
             Ok(text)
         });
         match read.await {
