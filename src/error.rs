@@ -264,10 +264,30 @@ impl Error {
         &self.input
     }
 
+    /// A short explanation beyond the reason, when there is one (for
+    /// example "the client has not answered roots/list yet").
+    pub fn detail(&self) -> Option<&'static str> {
+        self.detail
+    }
+
     /// Gets our error back out of an `io::Error` made by `From<Error>`
     /// (for example one returned by `Read` on a revoked handle).
     pub fn from_io(err: &io::Error) -> Option<&Error> {
         err.get_ref()?.downcast_ref::<Error>()
+    }
+
+    /// Like [`from_io`](Self::from_io), by value: our error, or the
+    /// `io::Error` back if it does not hold one.
+    ///
+    /// # Errors
+    ///
+    /// The original `io::Error` when it does not wrap an [`Error`].
+    pub fn try_from_io(err: io::Error) -> Result<Error, io::Error> {
+        if Self::from_io(&err).is_none() {
+            return Err(err);
+        }
+        let inner = err.into_inner().expect("checked: it wraps our error");
+        Ok(*inner.downcast::<Error>().expect("checked: it is our error"))
     }
 }
 

@@ -213,6 +213,17 @@ impl RootSet {
         self.by_id.get(&id).map(|&i| &*self.roots[i])
     }
 
+    /// `Ok` when the set grants something; otherwise the `no_roots` error
+    /// every operation would return (for a tool that has nothing to act on,
+    /// such as a listing of all roots).
+    ///
+    /// # Errors
+    ///
+    /// `no_roots` when no root is accepted (and none is merely gone).
+    pub fn check_roots(&self) -> Result<(), Error> {
+        self.require_roots(Operation::Use, "")
+    }
+
     pub(crate) fn require_roots(&self, op: Operation, input: &str) -> Result<(), Error> {
         if self.roots.is_empty() && self.gone.is_empty() {
             return Err(Error::new(ErrorKind::NoRoots, op, input));

@@ -111,7 +111,7 @@ async fn a_client_that_never_answers_gets_a_clear_tool_error_in_bounded_time() {
     );
     assert_eq!(read_outcome(&refused), "refused:no_roots");
     assert!(
-        text_of(&refused).contains("has not shared any folder"),
+        text_of(&refused).contains("has not answered roots/list yet"),
         "{refused:?}"
     );
 }

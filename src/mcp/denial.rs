@@ -23,6 +23,7 @@ pub fn tool_error(err: &Error) -> CallToolResult {
     let mut result = CallToolResult::error(vec![ContentBlock::text(sentence(err))]);
     result.structured_content = Some(json!({
         "reason": err.reason(),
+        "detail": err.detail(),
         "input": err.input(),
         "operation": format!("{:?}", err.operation()).to_lowercase(),
     }));
@@ -63,12 +64,18 @@ fn sentence(err: &Error) -> String {
             "left the shared folders while it was open; it can no longer be used."
         }
         ErrorKind::NoRoots => {
-            "cannot be used: the user has not shared any folder with this server yet."
+            "cannot be served: no shared folder is available (the user shared none, or the client has not answered yet)."
         }
         ErrorKind::PermissionDenied => "cannot be accessed: the operating system refused.",
         ErrorKind::Io => "could not be accessed because of an I/O error.",
     };
-    format!("Refused ({}): {input:?} {advice}", err.reason())
+    let subject = if input.is_empty() {
+        "The request".to_owned()
+    } else {
+        format!("{input:?}")
+    };
+    let detail = err.detail().map(|d| format!(" ({d})")).unwrap_or_default();
+    format!("Refused ({}){detail}: {subject} {advice}", err.reason())
 }
 
 #[cfg(test)]

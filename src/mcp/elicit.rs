@@ -179,12 +179,14 @@ pub enum ElicitError {
 impl fmt::Display for ElicitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Unsupported => f.write_str("the client does not support form elicitation"),
+            Self::Unsupported => {
+                f.write_str("The client cannot show forms (it declared no form elicitation)")
+            }
             Self::UrlUnsupported(why) => write!(f, "URL-mode elicitation is not available: {why}"),
-            Self::Exhausted => f.write_str("this tool call has already asked the user"),
-            Self::InvalidAnswer(why) => write!(f, "the answer does not match the form: {why}"),
-            Self::Schema(why) => write!(f, "the form is invalid: {why}"),
-            Self::Request(err) => write!(f, "the elicitation request failed: {err}"),
+            Self::Exhausted => f.write_str("This tool call has already asked the user"),
+            Self::InvalidAnswer(why) => write!(f, "The answer does not match the form: {why}"),
+            Self::Schema(why) => write!(f, "The form is invalid: {why}"),
+            Self::Request(err) => write!(f, "The elicitation request failed: {err}"),
         }
     }
 }
@@ -211,12 +213,12 @@ impl ElicitError {
         }
     }
 
-    /// A tool result that says what happened, so the model can go on (for
-    /// [`Unsupported`](Self::Unsupported): ask the user in prose instead).
+    /// A tool result that says what happened and that nothing changed, so
+    /// the model can go on without retrying in a loop.
     pub fn to_tool_result(&self) -> CallToolResult {
         let advice = match self {
             Self::Unsupported => {
-                " The client cannot show forms: ask the user in the conversation instead, then call the tool again with the answer."
+                " This tool needs the user's answer in a form and cannot act without it; nothing was changed. Tell the user it cannot be done from this client."
             }
             Self::UrlUnsupported(_) => {
                 " Ask the user in the conversation for what the page would have collected."

@@ -64,6 +64,8 @@ struct Inner {
     lister: Mutex<()>,
     /// `Some(generation)` once the first answer (or the policy) is installed.
     ready: watch::Sender<Option<u64>>,
+    /// The last re-list request served (mirrors `served`, for waiters).
+    settled: watch::Sender<u64>,
 }
 
 impl SessionRoots {
@@ -79,6 +81,7 @@ impl SessionRoots {
                 served: AtomicU64::new(0),
                 lister: Mutex::new(()),
                 ready: watch::Sender::new(None),
+                settled: watch::Sender::new(0),
             }),
         }
     }
@@ -133,7 +136,9 @@ impl SessionRoots {
     ///
     /// # Errors
     ///
-    /// `no_roots` if no answer arrived in time; whatever `work` returns.
+    /// `no_roots` if no answer arrived in time; `io` if `work` panicked (the
+    /// panic is logged; the tool call still gets an answer); whatever `work`
+    /// returns.
     pub async fn run<T, F>(&self, work: F) -> Result<T, Error>
     where
         T: Send + 'static,
@@ -149,19 +154,33 @@ impl SessionRoots {
         }
     }
 
-    /// Waits (bounded) until the first answer, or the policy, is installed.
+    /// Waits (bounded) until the first answer, or the policy, is installed,
+    /// and until a re-list requested before this call has landed (bounded by
+    /// the list timeout), so that a call right after `list_changed` sees the
+    /// new roots. A call that starts before rmcp has even dispatched the
+    /// notification can still see the previous roots: rmcp runs each
+    /// notification and request in its own task.
     ///
     /// # Errors
     ///
     /// `no_roots` when nothing was installed in time.
     pub async fn ready(&self) -> Result<(), Error> {
-        let mut ready = self.inner.ready.subscribe();
-        let wait = self.inner.first_answer_wait;
-        match tokio::time::timeout(wait, ready.wait_for(Option::is_some)).await {
-            Ok(Ok(_)) => Ok(()),
-            _ => Err(Error::new(ErrorKind::NoRoots, Operation::Use, "")
-                .with_detail("the client has not answered roots/list yet")),
+        let inner = &self.inner;
+        let mut ready = inner.ready.subscribe();
+        let first = tokio::time::timeout(inner.first_answer_wait, ready.wait_for(Option::is_some));
+        if !matches!(first.await, Ok(Ok(_))) {
+            return Err(Error::new(ErrorKind::NoRoots, Operation::Use, "")
+                .with_detail("the client has not answered roots/list yet"));
         }
+        let pending = inner.wanted.load(Ordering::SeqCst);
+        if pending > inner.served.load(Ordering::SeqCst) {
+            let mut settled = inner.settled.subscribe();
+            let landed = settled.wait_for(|served| *served >= pending);
+            // On timeout the previous roots serve: they are still the
+            // user's last known consent.
+            let _ = tokio::time::timeout(inner.list_timeout, landed).await;
+        }
+        Ok(())
     }
 
     /// Asks for one more `roots/list`; if a request is in flight, the lister
@@ -186,6 +205,7 @@ impl SessionRoots {
                     }
                 }
                 inner.served.store(wanted, Ordering::SeqCst);
+                inner.settled.send_replace(wanted);
             }
             drop(_lister);
             // A request that arrived just before the lock was released found
