@@ -34,14 +34,28 @@ pub(crate) async fn list_roots(
     let answer = tokio::time::timeout(timeout, peer.list_roots())
         .await
         .map_err(|_| ServiceError::Timeout { timeout })??;
-    Ok(answer
-        .roots
-        .into_iter()
+    Ok(client_roots(answer))
+}
+
+fn client_roots(answer: rmcp::model::ListRootsResult) -> Vec<ClientRoot> {
+    let roots = answer.roots.into_iter();
+    roots
         .map(|root| ClientRoot {
             uri: root.uri,
             name: root.name,
         })
-        .collect())
+        .collect()
+}
+
+/// The client's roots as a root set (names kept), before any policy.
+pub(crate) fn root_set(roots: Vec<ClientRoot>) -> crate::RootSet {
+    let builder = roots
+        .into_iter()
+        .fold(crate::RootSet::builder(), |b, root| match root.name {
+            Some(name) => b.named_root(name, root.uri),
+            None => b.root(root.uri),
+        });
+    builder.build()
 }
 
 /// A `roots/list` carried in an input-required result (2026-07-28).
@@ -54,12 +68,5 @@ pub(crate) fn roots_from_response(
     response: &serde_json::Value,
 ) -> Result<Vec<ClientRoot>, serde_json::Error> {
     let answer: rmcp::model::ListRootsResult = serde_json::from_value(response.clone())?;
-    Ok(answer
-        .roots
-        .into_iter()
-        .map(|root| ClientRoot {
-            uri: root.uri,
-            name: root.name,
-        })
-        .collect())
+    Ok(client_roots(answer))
 }

@@ -8,7 +8,7 @@ use rmcp::{Peer, RoleServer};
 use tokio::sync::{Mutex, watch};
 
 use super::legacy::{self, ClientRoot};
-use crate::{Error, ErrorKind, Operation, RootSet, Roots, RootsBuilder, Snapshot};
+use crate::{Error, ErrorKind, Operation, Roots, RootsBuilder, Snapshot};
 
 /// How long a tool call waits for the client's first `roots/list` answer.
 pub const DEFAULT_FIRST_ANSWER_WAIT: Duration = Duration::from_secs(5);
@@ -220,16 +220,9 @@ impl SessionRoots {
     async fn install(&self, request: u64, client_roots: Vec<ClientRoot>) {
         let roots = self.inner.roots.clone();
         let uris: Vec<String> = client_roots.iter().map(|r| r.uri.clone()).collect();
-        let installed = tokio::task::spawn_blocking(move || {
-            let builder = client_roots
-                .into_iter()
-                .fold(RootSet::builder(), |b, root| match root.name {
-                    Some(name) => b.named_root(name, root.uri),
-                    None => b.root(root.uri),
-                });
-            roots.replace(builder.build())
-        })
-        .await;
+        let installed =
+            tokio::task::spawn_blocking(move || roots.replace(legacy::root_set(client_roots)))
+                .await;
         match installed {
             Ok(report) => {
                 tracing::info!(
