@@ -8,6 +8,7 @@
 //! | `notes_write` | creates a new note (`create_new`: never replaces anything) | never |
 //! | `notes_delete` | deletes a note by title | always: pick one of several, then confirm |
 //! | `notes_archive` | moves a note into `archive/` of its root, under a free name | always: pick one of several, then confirm |
+//! | `notes_setup` | first-run setup: the template for new notes, on a local page ([`page`]) | always: URL-mode elicitation |
 //!
 //! A note's title is its first `# ` heading, else its file name without
 //! `.md`. Every refusal of the library becomes a tool result through
@@ -32,15 +33,26 @@
 //! }
 //! ```
 //!
+//! Revisions served: 2025-06-18 and 2025-11-25 (the roots above, form
+//! elicitation; URL mode on 2025-11-25) and 2026-07-28 (no `initialize`:
+//! roots and forms travel in input-required results, roots are
+//! request-scoped; see [`modern`]).
+//!
 //! The binary `notes-server` serves one session over stdio; `demo` (also
 //! `notes-server demo`) plays the scripted scenes of [`demo`].
 
+mod change;
 pub mod client;
 pub mod demo;
+pub mod modern;
 pub mod notes;
+pub mod page;
+pub mod prefs;
 mod reply;
 mod server;
+mod setup;
 mod tools;
 
 pub use server::{INSTRUCTIONS, NotesServer};
+pub use setup::{SETUP_MESSAGE, SETUP_WAIT};
 pub use tools::{ANSWER_WAIT, ReadArgs, TitleArgs, WriteArgs};

@@ -9,6 +9,8 @@ use std::io::{Read, Write};
 use mcp_roots::{Error, ErrorKind, FileType, ScopedPath, Snapshot, Target, WalkLimits};
 use serde_json::{Value, json};
 
+use crate::prefs::Settings;
+
 /// How far `notes_list` looks: deep enough for year/month folders, bounded
 /// so that a root like `~` cannot stall a tool call.
 pub const LIMITS: WalkLimits = WalkLimits {
@@ -200,7 +202,8 @@ pub fn read<T: Target + ?Sized>(
     Ok(Ok(ReadNote { note, text }))
 }
 
-/// Creates the new note `input` with `content`; never replaces a file.
+/// Creates the new note `input` with `content` (wrapped in the template of
+/// `settings`, if one is set); never replaces a file.
 ///
 /// # Errors
 ///
@@ -210,11 +213,14 @@ pub fn create(
     snap: &Snapshot<'_>,
     input: &str,
     content: &str,
+    settings: &Settings,
 ) -> Result<Result<ScopedPath, Problem>, Error> {
     let path = snap.resolve(input)?;
     if !path.rel().ends_with(".md") {
         return Ok(Err(not_a_note(input)));
     }
+    let name = path.rel().rsplit('/').next().unwrap_or_default();
+    let content = settings.new_note(name, content);
     let mut file = snap.create_new(input)?;
     if let Err(err) = file.write_all(content.as_bytes()) {
         // Leave no half-written note behind: remove what the descriptor

@@ -1,18 +1,21 @@
-//! [`NotesServer`]: the rmcp handler. Its roots come from the client through
-//! a [`SessionRoots`]; the wiring is the two notification handlers below.
+//! [`NotesServer`]: the rmcp handler. On revisions with `initialize`
+//! (2025-06-18, 2025-11-25) its roots come from the client through a
+//! [`SessionRoots`], wired by the two notification handlers below; on
+//! 2026-07-28 they come with each tool call (see [`modern`](crate::modern)).
 
 use std::borrow::Cow;
 use std::fmt;
+use std::time::Duration;
 
 use mcp_roots::RootsBuilder;
 use mcp_roots::mcp::SessionRoots;
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::model::{
-    DiscoverRequestMethod, DiscoverResult, Implementation, ProtocolVersion, ServerCapabilities,
-    ServerConfig,
-};
-use rmcp::service::{NotificationContext, RequestContext};
-use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
+use rmcp::model::{Implementation, ProtocolVersion, ServerCapabilities, ServerConfig};
+use rmcp::service::NotificationContext;
+use rmcp::{RoleServer, ServerHandler, tool_handler};
+
+use crate::prefs::Preferences;
+use crate::setup::SETUP_WAIT;
 
 /// An MCP server for Markdown notes under the client's roots.
 ///
@@ -22,6 +25,10 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
 #[derive(Clone)]
 pub struct NotesServer {
     pub(crate) roots: SessionRoots,
+    /// What `notes_setup` sets (the template for new notes).
+    pub(crate) prefs: Preferences,
+    /// How long a setup page lives.
+    pub(crate) setup_wait: Duration,
     // rmcp's router, built once (`#[tool_handler(router = …)]` reads it).
     pub(crate) tool_router: ToolRouter<NotesServer>,
 }
@@ -38,8 +45,22 @@ impl NotesServer {
     pub fn with_session(roots: SessionRoots) -> Self {
         Self {
             roots,
-            tool_router: Self::tool_router(),
+            prefs: Preferences::default(),
+            setup_wait: SETUP_WAIT,
+            tool_router: Self::tool_router() + Self::setup_router(),
         }
+    }
+
+    /// Sets how long a `notes_setup` page lives, the user's consent
+    /// included (default [`SETUP_WAIT`]).
+    pub fn with_setup_wait(mut self, wait: Duration) -> Self {
+        self.setup_wait = wait;
+        self
+    }
+
+    /// The preferences `notes_setup` sets.
+    pub fn preferences(&self) -> &Preferences {
+        &self.prefs
     }
 
     /// The session's roots (for the demo and tests: they hold tracked files
@@ -53,14 +74,16 @@ impl fmt::Debug for NotesServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("NotesServer")
             .field("roots", &self.roots)
+            .field("prefs", &self.prefs)
             .finish_non_exhaustive()
     }
 }
 
-/// What this server says about itself in `initialize`.
+/// What this server says about itself in `initialize` (and `server/discover`).
 pub const INSTRUCTIONS: &str = "Notes are Markdown files (*.md) anywhere under the folders the user \
 shared (roots). A note's title is its first '# ' heading, else its file name. notes_delete and \
-notes_archive ask the user through a form before changing anything.";
+notes_archive ask the user through a form before changing anything. notes_setup opens a local \
+setup page (URL-mode elicitation) for the template of new notes.";
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for NotesServer {
@@ -82,17 +105,11 @@ impl ServerHandler for NotesServer {
         self.roots.on_list_changed(&cx.peer).await;
     }
 
-    /// Roots reach a server through `roots/list` only on revisions with
-    /// `initialize` (up to 2025-11-25); 2026-07-28 is a later issue.
+    /// 2025-06-18 and 2025-11-25 (roots through `roots/list`, kept in the
+    /// session) and 2026-07-28 (roots with each tool call, request-scoped);
+    /// rmcp's default `server/discover` answers with these. Capped, so that
+    /// a newer rmcp does not serve a revision nobody tested here.
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(
-            &ProtocolVersion::LATEST_WITH_INITIALIZE,
-        ))
-    }
-
-    /// Refused, so that clients that try `server/discover` first fall back
-    /// to `initialize` instead of giving up.
-    async fn discover(&self, _cx: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData> {
-        Err(ErrorData::method_not_found::<DiscoverRequestMethod>())
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28))
     }
 }

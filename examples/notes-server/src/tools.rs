@@ -1,19 +1,25 @@
-//! The five tools. Each does its file work in one
-//! [`SessionRoots::run`](mcp_roots::mcp::SessionRoots::run) call (waiting,
-//! bounded, for the client's first roots answer; on the blocking pool), and
-//! turns every refusal into a tool result the model can act on.
+//! The five note tools. Each finds its [`Scope`] first: the session's roots
+//! on revisions with `initialize` (its file work then runs in
+//! [`SessionRoots::run`](mcp_roots::mcp::SessionRoots::run): waiting,
+//! bounded, for the client's first roots answer, on the blocking pool), or
+//! the roots that came with the request on 2026-07-28 (see
+//! [`modern`](crate::modern)). Every refusal becomes a tool result the
+//! model can act on.
 
 use std::time::Duration;
 
 use mcp_roots::mcp::{Elicitor, Outcome, tool_error};
+use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::CallToolResult;
+use rmcp::model::{CallToolResponse, CallToolResult};
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer, tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::change::{Change, choose_message, confirm_message, no_match};
+use crate::modern::{Scope, is_modern};
 use crate::notes::{self, Note, Problem};
 use crate::reply::{self, done};
 use crate::server::NotesServer;
@@ -50,36 +56,6 @@ pub struct TitleArgs {
     pub title: String,
 }
 
-/// A change that needs the user's answer.
-#[derive(Clone, Copy, Debug)]
-enum Change {
-    Delete,
-    Archive,
-}
-
-impl Change {
-    fn verb(self) -> &'static str {
-        match self {
-            Self::Delete => "delete",
-            Self::Archive => "archive",
-        }
-    }
-
-    fn done(self) -> &'static str {
-        match self {
-            Self::Delete => "deleted",
-            Self::Archive => "archived",
-        }
-    }
-
-    fn consequence(self) -> &'static str {
-        match self {
-            Self::Delete => "This cannot be undone.",
-            Self::Archive => "It moves into the archive/ folder of its shared folder.",
-        }
-    }
-}
-
 #[tool_router(vis = "pub(crate)")]
 impl NotesServer {
     /// Lists every note: bounded walks of each root, symlinks not followed.
@@ -87,11 +63,19 @@ impl NotesServer {
         description = "List the notes (*.md files) under the folders the user shared, with their titles and URIs.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn notes_list(&self) -> CallToolResult {
-        let listing = match self.roots.run(|snap| Ok(notes::list(snap))).await {
+    async fn notes_list(
+        &self,
+        cx: RequestContext<RoleServer>,
+        InputResponses(inputs): InputResponses,
+    ) -> CallToolResponse {
+        let scope = match self.scope(&cx, inputs.as_ref()).await {
+            Ok(scope) => scope,
+            Err(ask) => return ask,
+        };
+        let listing = match self.run_in(&scope, |snap| Ok(notes::list(snap))).await {
             Ok(Ok(listing)) => listing,
-            Ok(Err(p)) => return reply::problem(&p),
-            Err(err) => return tool_error(&err),
+            Ok(Err(p)) => return reply::problem(&p).into(),
+            Err(err) => return tool_error(&err).into(),
         };
         let mut text = format!("{} notes:", listing.notes.len());
         for note in &listing.notes {
@@ -115,10 +99,9 @@ impl NotesServer {
             .iter()
             .map(|(input, reason)| json!({ "input": input, "reason": reason }))
             .collect();
-        done(
-            text,
-            json!({ "notes": notes, "truncated": listing.truncated, "skipped": skipped }),
-        )
+        let structured =
+            json!({ "notes": notes, "truncated": listing.truncated, "skipped": skipped });
+        done(text, structured).into()
     }
 
     /// Reads one note, by path or by title (several matches: the candidates
@@ -128,32 +111,46 @@ impl NotesServer {
         description = "Read a note, given its path (file:// URI or absolute path) or its title.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn notes_read(&self, Parameters(args): Parameters<ReadArgs>) -> CallToolResult {
+    async fn notes_read(
+        &self,
+        Parameters(args): Parameters<ReadArgs>,
+        cx: RequestContext<RoleServer>,
+        InputResponses(inputs): InputResponses,
+    ) -> CallToolResponse {
+        if args.path.is_some() == args.title.is_some() {
+            return reply::invalid_arguments("Give either `path` or `title`, not both.").into();
+        }
+        let scope = match self.scope(&cx, inputs.as_ref()).await {
+            Ok(scope) => scope,
+            Err(ask) => return ask,
+        };
         let result = match (args.path, args.title) {
-            (Some(path), None) => {
-                self.roots
-                    .run(move |snap| notes::read(snap, &path, &path))
+            (Some(path), _) => {
+                self.run_in(&scope, move |snap| notes::read(snap, &path, &path))
                     .await
             }
-            (None, Some(title)) => {
-                self.roots
-                    .run(move |snap| match notes::matching(snap, &title).as_deref() {
+            (None, title) => {
+                let title = title.unwrap_or_default();
+                self.run_in(&scope, move |snap| {
+                    match notes::matching(snap, &title).as_deref() {
                         Ok([note]) => notes::read(snap, &note.path, &note.uri()),
                         Ok([]) => Ok(Err(no_match(&title))),
                         Ok(several) => Ok(Err(ambiguous(&title, several))),
                         Err(p) => Ok(Err(p.clone())),
-                    })
-                    .await
+                    }
+                })
+                .await
             }
-            _ => return reply::invalid_arguments("Give either `path` or `title`, not both."),
         };
         reply::from(result, |read| {
             let structured = json!({ "note": read.note.to_json(), "content": read.text });
             done(read.text, structured)
         })
+        .into()
     }
 
-    /// Creates a new note; never replaces an existing file.
+    /// Creates a new note; never replaces an existing file. A template set
+    /// by `notes_setup` wraps the content.
     #[tool(
         description = "Create a new note (a .md file) inside a shared folder. Never replaces an existing file.",
         annotations(
@@ -162,16 +159,33 @@ impl NotesServer {
             open_world_hint = false
         )
     )]
-    async fn notes_write(&self, Parameters(args): Parameters<WriteArgs>) -> CallToolResult {
+    async fn notes_write(
+        &self,
+        Parameters(args): Parameters<WriteArgs>,
+        cx: RequestContext<RoleServer>,
+        InputResponses(inputs): InputResponses,
+    ) -> CallToolResponse {
+        let scope = match self.scope(&cx, inputs.as_ref()).await {
+            Ok(scope) => scope,
+            Err(ask) => return ask,
+        };
         let WriteArgs { path, content } = args;
+        let settings = self.prefs.get();
+        let templated = settings.template.is_some();
         let result = self
-            .roots
-            .run(move |snap| notes::create(snap, &path, &content))
+            .run_in(&scope, move |snap| {
+                notes::create(snap, &path, &content, &settings)
+            })
             .await;
         reply::from(result, |created| {
             let uri = created.to_uri();
-            done(format!("Created the note {uri}"), json!({ "uri": uri }))
+            let how = if templated { " from the template" } else { "" };
+            done(
+                format!("Created the note {uri}{how}"),
+                json!({ "uri": uri, "template": templated }),
+            )
         })
+        .into()
     }
 
     /// Deletes a note by title, after asking the user.
@@ -187,8 +201,17 @@ impl NotesServer {
         &self,
         Parameters(args): Parameters<TitleArgs>,
         cx: RequestContext<RoleServer>,
-    ) -> CallToolResult {
-        self.change(Change::Delete, args.title, &cx.peer).await
+        InputResponses(inputs): InputResponses,
+        RequestState(state): RequestState,
+    ) -> CallToolResponse {
+        if is_modern(&cx) {
+            return self
+                .change_in_rounds(Change::Delete, args.title, &cx, inputs, state)
+                .await;
+        }
+        self.change(Change::Delete, args.title, &cx.peer)
+            .await
+            .into()
     }
 
     /// Moves a note into `archive/` of its root, after asking the user
@@ -205,14 +228,24 @@ impl NotesServer {
         &self,
         Parameters(args): Parameters<TitleArgs>,
         cx: RequestContext<RoleServer>,
-    ) -> CallToolResult {
-        self.change(Change::Archive, args.title, &cx.peer).await
+        InputResponses(inputs): InputResponses,
+        RequestState(state): RequestState,
+    ) -> CallToolResponse {
+        if is_modern(&cx) {
+            return self
+                .change_in_rounds(Change::Archive, args.title, &cx, inputs, state)
+                .await;
+        }
+        self.change(Change::Archive, args.title, &cx.peer)
+            .await
+            .into()
     }
 }
 
 impl NotesServer {
     /// Finds the notes titled `title`, lets the user pick one if there are
-    /// several, asks for confirmation, then applies `change`.
+    /// several, asks for confirmation, then applies `change` (revisions
+    /// with `initialize`: the questions are `elicitation/create` requests).
     ///
     /// Budget: one question, or two when there are several matches. Which
     /// note and whether to destroy it are two answers: picking from a list
@@ -245,11 +278,7 @@ impl NotesServer {
             [note] => note.clone(),
             several => {
                 let labels: Vec<String> = several.iter().map(Note::label).collect();
-                let message = format!(
-                    "{} notes are titled {title:?}. Which one should I {}?",
-                    several.len(),
-                    change.verb()
-                );
+                let message = choose_message(change, &title, several.len());
                 match ask.choose(message, &labels).await {
                     Ok(Outcome::Accepted(i)) => several[i].clone(),
                     Ok(other) => return reply::nothing_done(&other, change.done()),
@@ -257,24 +286,20 @@ impl NotesServer {
                 }
             }
         };
-        let message = format!(
-            "{} the note {:?} ({}: {})? {}",
-            capitalised(change.verb()),
-            note.title,
-            note.root,
-            note.path,
-            change.consequence()
-        );
-        let action = format!("Yes, {} it", change.verb());
-        match ask.confirm(message, action).await {
+        let message = confirm_message(change, &note.title, &note.root, note.path.rel());
+        match ask.confirm(message, change.action()).await {
             Ok(Outcome::Accepted(())) => {}
             Ok(other) => return reply::nothing_done(&other, change.done()),
             Err(err) => return err.to_tool_result(),
         }
+        self.apply(change, note, &Scope::Session).await
+    }
+
+    /// Deletes or archives `note` (the user said yes) in `scope`.
+    pub(crate) async fn apply(&self, change: Change, note: Note, scope: &Scope) -> CallToolResult {
         let uri = note.uri();
         let result = self
-            .roots
-            .run(move |snap| match change {
+            .run_in(scope, move |snap| match change {
                 Change::Delete => snap.remove_file(&note.path).map(|()| None),
                 Change::Archive => notes::archive(snap, &note).map(Some),
             })
@@ -293,13 +318,6 @@ impl NotesServer {
     }
 }
 
-fn no_match(title: &str) -> Problem {
-    Problem::new(
-        "no_match",
-        format!("No note is titled {title:?}. Call notes_list to see the titles."),
-    )
-}
-
 fn ambiguous(title: &str, several: &[Note]) -> Problem {
     let mut message = format!(
         "{} notes are titled {title:?}; ask the user which one, then call notes_read with its path:",
@@ -309,12 +327,4 @@ fn ambiguous(title: &str, several: &[Note]) -> Problem {
         message.push_str(&format!("\n- {}  {}", note.label(), note.uri()));
     }
     Problem::new("ambiguous", message)
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }

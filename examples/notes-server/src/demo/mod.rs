@@ -1,8 +1,11 @@
 //! The scripted demo: a notes tree in a temporary directory, the server and
-//! a scripted client in one process (over an in-memory pipe), and six scenes
-//! printed as a transcript. Every scene checks itself; [`run`] is `true`
-//! only if all checks passed.
+//! a scripted client in one process (over an in-memory pipe), and nine scenes
+//! printed as a transcript: six on roots and forms ([`scenes`]), three on
+//! the protocol frontier ([`frontier`]: URL-mode setup with a scripted
+//! browser, clients that cannot take a URL, the 2026-07-28 revision). Every
+//! scene checks itself; [`run`] is `true` only if all checks passed.
 
+mod frontier;
 mod scenes;
 
 use std::path::Path;
@@ -59,6 +62,9 @@ pub async fn run() -> bool {
     scenes::roots_change(&mut demo).await;
     scenes::no_elicitation(&mut demo).await;
     scenes::decline_and_cancel(&mut demo).await;
+    frontier::url_setup(&mut demo).await;
+    frontier::url_guard(&mut demo).await;
+    frontier::modern(&mut demo).await;
     demo.finish(started).await
 }
 
@@ -71,6 +77,8 @@ pub(crate) struct Demo {
     session: Option<Session>,
     /// Forms the last call caused.
     forms: usize,
+    /// Everything the last call caused.
+    events: Vec<Event>,
     checks: usize,
     failures: Vec<String>,
 }
@@ -100,14 +108,15 @@ impl Demo {
         }
         println!("  $TMP/Notes/passwords.md -> $TMP/Secret/passwords.md (symlink)");
         let server = NotesServer::new(RootsBuilder::default());
-        let script = ScriptedClient::new(true, true);
+        let script = ScriptedClient::new(true, true).with_url_mode();
         let roots = [
             (format!("file://{tmp}/Notes"), "Notes"),
             (format!("file://{tmp}/Work"), "Work"),
         ];
         script.set_roots(roots.iter().map(|(uri, name)| (uri.as_str(), Some(*name))));
         println!(
-            "\nThe client declares roots (listChanged) and form elicitation; the user shares Notes and Work."
+            "\nThe client speaks 2025-11-25 and declares roots (listChanged) and form and URL-mode \
+             elicitation; the user shares Notes and Work."
         );
         let session = client::connect(server.clone(), script.clone()).await?;
         Ok(Self {
@@ -117,6 +126,7 @@ impl Demo {
             script,
             session: Some(session),
             forms: 0,
+            events: Vec::new(),
             checks: 0,
             failures: Vec::new(),
         })
@@ -172,6 +182,29 @@ impl Demo {
         self.show(&script, tool, &args, result)
     }
 
+    /// Calls a tool on the main session, lets the scripted browser finish
+    /// and the completion notification arrive, then prints the exchange
+    /// (the notification last).
+    pub(crate) async fn call_browsing(
+        &mut self,
+        tool: &'static str,
+        args: Value,
+    ) -> CallToolResult {
+        let client = &self.session.as_ref().expect("session open").1;
+        let result = client::call(client, tool, args.clone()).await;
+        self.script.browsed().await;
+        let id = result.as_ref().ok().and_then(|r| {
+            let structured = r.structured_content.as_ref()?;
+            (structured["outcome"] == "configured").then(|| structured["elicitationId"].clone())
+        });
+        if let Some(id) = id.as_ref().and_then(Value::as_str) {
+            self.script.completed(id, Duration::from_secs(5)).await;
+        }
+        let mut events = self.script.take_events();
+        events.sort_by_key(|e| matches!(e, Event::Completed(_)));
+        self.present(tool, &args, events, result)
+    }
+
     /// Prints a call, the forms it caused and its result.
     pub(crate) fn show(
         &mut self,
@@ -180,8 +213,19 @@ impl Demo {
         args: &Value,
         result: Result<CallToolResult, rmcp::ServiceError>,
     ) -> CallToolResult {
+        self.present(tool, args, script.take_events(), result)
+    }
+
+    /// Prints a call, the `events` it caused and its result.
+    pub(crate) fn present(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        events: Vec<Event>,
+        result: Result<CallToolResult, rmcp::ServiceError>,
+    ) -> CallToolResult {
         println!("   → tools/call {tool} {}", self.short(&args.to_string()));
-        let events = script.take_events();
+        self.events = events.clone();
         self.forms = events
             .iter()
             .filter(|e| matches!(e, Event::Form { .. }))
@@ -230,7 +274,43 @@ impl Demo {
                     content.unwrap_or_default()
                 );
             }
+            Event::Url {
+                message,
+                url,
+                elicitation_id,
+                action,
+            } => {
+                println!("     ┌─ elicitation/create (url): {message}");
+                let shown = url.split("token=").next().unwrap_or_default();
+                println!("     │  url: {shown}token=<token> (32 hex digits from /dev/urandom)");
+                println!("     │  elicitationId: {elicitation_id}");
+                println!("     └─ scripted user: {action:?}");
+            }
+            Event::Http(visit) => {
+                let sent = match visit.sent.as_slice() {
+                    [] => String::new(),
+                    names => format!(" [{}]", names.join(", ")),
+                };
+                println!(
+                    "     ⇢ browser: {} {}{sent} → {} {}",
+                    visit.method, visit.target, visit.status, visit.said
+                );
+                if !visit.fields.is_empty() {
+                    println!(
+                        "     │  the page's form fields: {}",
+                        visit.fields.join(", ")
+                    );
+                }
+            }
+            Event::Completed(id) => {
+                println!("   ⇠ notifications/elicitation/complete {{\"elicitationId\": {id:?}}}");
+            }
         }
+    }
+
+    /// The events of the last call.
+    pub(crate) fn events(&self) -> &[Event] {
+        &self.events
     }
 
     /// Waits (bounded) until the session's roots generation passes `after`.

@@ -1,23 +1,34 @@
 //! A scripted MCP client, for the demo and the tests: it declares roots and,
-//! if asked, form elicitation; answers `roots/list` from a list the script
-//! changes (optionally late); answers each form from a queue of scripted
-//! answers (none left: cancel); and records what it was asked.
+//! if asked, form and URL-mode elicitation; answers `roots/list` from a list
+//! the script changes (optionally late); answers each form from a queue of
+//! scripted answers (none left: cancel); answers each URL from its own queue
+//! and, on accept, plays the scripted browser ([`browser`]) against the page;
+//! records `notifications/elicitation/complete`; and records what it was
+//! asked. It speaks 2025-11-25 unless told otherwise ([`ScriptedClient::speaking`]);
+//! on 2026-07-28 ([`connect_modern`]) rmcp's `call_tool` answers the input
+//! requests through the same handlers.
+
+pub mod browser;
+mod session;
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use mcp_roots::mcp::ELICITATION_COMPLETE;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ElicitRequestParams,
-    ElicitResult, ElicitationAction, ElicitationCapability, FormElicitationCapability,
-    Implementation, ProtocolVersion, RootsCapabilities,
+    ClientCapabilities, ClientConfig, CustomNotification, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationCapability, FormElicitationCapability, Implementation,
+    ProtocolVersion, RootsCapabilities, UrlElicitationCapability,
 };
-use rmcp::service::{RequestContext, RunningService, ServiceError};
-use rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServiceExt};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde_json::Value;
+use tokio::task::JoinHandle;
 
-use crate::NotesServer;
+use self::browser::{Step, Visit};
+pub use self::session::{ModernSession, Session, call, connect, connect_modern, text_of};
 
 /// What the client saw, in order.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +44,21 @@ pub enum Event {
         /// The scripted user's answer.
         answer: ElicitResult,
     },
+    /// It was asked to send the user to a URL, and answered.
+    Url {
+        /// The message shown with the URL.
+        message: String,
+        /// The URL (it carries the page's token).
+        url: String,
+        /// The `elicitationId`.
+        elicitation_id: String,
+        /// The scripted user's answer.
+        action: ElicitationAction,
+    },
+    /// The scripted browser made a request.
+    Http(Visit),
+    /// `notifications/elicitation/complete` arrived for this `elicitationId`.
+    Completed(String),
 }
 
 #[derive(Debug, Default)]
@@ -40,8 +66,22 @@ struct Script {
     roots: Mutex<Vec<(String, Option<String>)>>,
     delays: Mutex<VecDeque<Duration>>,
     answers: Mutex<VecDeque<Answer>>,
+    urls: Mutex<VecDeque<UrlAnswer>>,
+    browsers: Mutex<Vec<JoinHandle<()>>>,
+    completed: Mutex<Vec<String>>,
     events: Mutex<Vec<Event>>,
     roots_requests: AtomicUsize,
+}
+
+/// What the scripted user does with a URL elicitation.
+#[derive(Clone, Debug)]
+pub enum UrlAnswer {
+    /// Agrees to open the page, then plays these browser steps.
+    Accept(Vec<Step>),
+    /// Declines.
+    Decline,
+    /// Dismisses the request.
+    Cancel,
 }
 
 /// The scripted client. Clones share the script.
@@ -74,6 +114,21 @@ impl ScriptedClient {
         }
     }
 
+    /// Also declares URL-mode elicitation (`elicitation.url`).
+    pub fn with_url_mode(mut self) -> Self {
+        let declared = self.config.capabilities.elicitation.take();
+        let declared = declared.unwrap_or_else(ElicitationCapability::new);
+        let url = UrlElicitationCapability::new();
+        self.config.capabilities.elicitation = Some(declared.with_url(url));
+        self
+    }
+
+    /// Asks for protocol revision `version` instead of 2025-11-25.
+    pub fn speaking(mut self, version: ProtocolVersion) -> Self {
+        self.config.protocol_version = version;
+        self
+    }
+
     /// Replaces the roots the next `roots/list` answers: `(uri, name)`.
     pub fn set_roots<'a>(&self, roots: impl IntoIterator<Item = (&'a str, Option<&'a str>)>) {
         *lock(&self.script.roots) = roots
@@ -101,6 +156,37 @@ impl ScriptedClient {
             containing: text.to_owned(),
         };
         lock(&self.script.answers).push_back(answer);
+    }
+
+    /// Queues the scripted user's answer to the next URL elicitation.
+    pub fn answer_url(&self, answer: UrlAnswer) {
+        lock(&self.script.urls).push_back(answer);
+    }
+
+    /// Waits until the scripted browser has played every step so far.
+    pub async fn browsed(&self) {
+        let browsers = std::mem::take(&mut *lock(&self.script.browsers));
+        for browser in browsers {
+            let _ = browser.await;
+        }
+    }
+
+    /// Waits (at most `within`) for `notifications/elicitation/complete`
+    /// with `elicitation_id`; whether it came.
+    pub async fn completed(&self, elicitation_id: &str, within: Duration) -> bool {
+        let deadline = Instant::now() + within;
+        loop {
+            if lock(&self.script.completed)
+                .iter()
+                .any(|id| id == elicitation_id)
+            {
+                return true;
+            }
+            if Instant::now() > deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
     }
 
     /// What happened since the last call.
@@ -207,6 +293,12 @@ impl ClientHandler for ScriptedClient {
                 message,
                 serde_json::to_value(requested_schema).unwrap_or_default(),
             ),
+            ElicitRequestParams::UrlElicitationParams {
+                message,
+                url,
+                elicitation_id,
+                ..
+            } => return Ok(self.open_url(message, url, elicitation_id)),
             other => (format!("{other:?}"), Value::Null),
         };
         let scripted = lock(&self.script.answers).pop_front();
@@ -219,53 +311,51 @@ impl ClientHandler for ScriptedClient {
         lock(&self.script.events).push(event);
         Ok(answer)
     }
-}
 
-/// A running in-process session: the server's side and the client's.
-pub type Session = (
-    RunningService<RoleServer, NotesServer>,
-    RunningService<RoleClient, ScriptedClient>,
-);
-
-/// Connects `server` and `client` over an in-memory duplex pipe (both
-/// `serve` calls run together: the server waits for `initialize`, the
-/// client sends it).
-///
-/// # Errors
-///
-/// If either side fails to initialise.
-pub async fn connect(
-    server: NotesServer,
-    client: ScriptedClient,
-) -> Result<Session, Box<dyn std::error::Error + Send + Sync>> {
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    let (server, client) = tokio::join!(server.serve(server_io), client.serve(client_io));
-    Ok((server?, client?))
-}
-
-/// Calls the tool `name` with `arguments` (a JSON object).
-///
-/// # Errors
-///
-/// A transport or protocol failure (tool errors are results).
-pub async fn call(
-    client: &RunningService<RoleClient, ScriptedClient>,
-    name: &'static str,
-    arguments: Value,
-) -> Result<CallToolResult, ServiceError> {
-    let mut params = CallToolRequestParams::new(name);
-    if let Value::Object(arguments) = arguments {
-        params = params.with_arguments(arguments);
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        _cx: NotificationContext<RoleClient>,
+    ) {
+        if notification.method != ELICITATION_COMPLETE {
+            return;
+        }
+        let params = notification.params.unwrap_or_default();
+        let id = params["elicitationId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        lock(&self.script.events).push(Event::Completed(id.clone()));
+        lock(&self.script.completed).push(id);
     }
-    client.call_tool(params).await
 }
 
-/// The text of a tool result's content blocks, joined by newlines.
-pub fn text_of(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|block| block.as_text().map(|t| t.text.as_str()))
-        .collect::<Vec<_>>()
-        .join("\n")
+impl ScriptedClient {
+    /// The scripted user's answer to a URL; on accept the browser starts
+    /// (on the blocking pool) while the answer goes back.
+    fn open_url(&self, message: String, url: String, elicitation_id: String) -> ElicitResult {
+        let scripted = lock(&self.script.urls).pop_front();
+        let (action, steps) = match scripted.unwrap_or(UrlAnswer::Cancel) {
+            UrlAnswer::Accept(steps) => (ElicitationAction::Accept, steps),
+            UrlAnswer::Decline => (ElicitationAction::Decline, Vec::new()),
+            UrlAnswer::Cancel => (ElicitationAction::Cancel, Vec::new()),
+        };
+        let event = Event::Url {
+            message,
+            url: url.clone(),
+            elicitation_id,
+            action: action.clone(),
+        };
+        lock(&self.script.events).push(event);
+        if !steps.is_empty() {
+            let script = self.script.clone();
+            let browser = tokio::task::spawn_blocking(move || {
+                browser::browse(&url, &steps, |visit| {
+                    lock(&script.events).push(Event::Http(visit));
+                });
+            });
+            lock(&self.script.browsers).push(browser);
+        }
+        ElicitResult::new(action)
+    }
 }
