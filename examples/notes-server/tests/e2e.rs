@@ -2,45 +2,19 @@
 //! demo's scenes as assertions, plus argument errors, policies, sessions and
 //! timing), and the real binary over stdio.
 
+mod common;
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use common::{Client, at, call, forms, outcome, reason, tree};
 use mcp_roots::mcp::SessionRoots;
 use mcp_roots::{EmptyRoots, ErrorKind, Roots, RootsBuilder};
 use notes_server::NotesServer;
-use notes_server::client::{self, Event, ScriptedClient, accept, cancel, decline};
+use notes_server::client::{self, ScriptedClient, accept, cancel, decline};
+use rmcp::ServiceExt;
 use rmcp::model::CallToolResult;
-use rmcp::{RoleClient, ServiceExt, service::RunningService};
-use serde_json::{Value, json};
-
-type Client = RunningService<RoleClient, ScriptedClient>;
-
-/// Notes/{2023,2024,2025}/tps.md titled "TPS report", Notes/meeting.md,
-/// Work/plan.md, Journal/today.md, Secret/passwords.md and a symlink
-/// Notes/passwords.md pointing at it.
-fn tree() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (rel, text) in [
-        ("Notes/2023/tps.md", "# TPS report\n2023\n"),
-        ("Notes/2024/tps.md", "# TPS report\n2024\n"),
-        ("Notes/2025/tps.md", "# TPS report\n2025\n"),
-        ("Notes/meeting.md", "# Meeting notes\nMonday\n"),
-        ("Work/plan.md", "# Project plan\n"),
-        ("Journal/today.md", "no heading\n"),
-        ("Secret/passwords.md", "hunter2\n"),
-    ] {
-        let path = dir.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    let secret = dir.path().join("Secret/passwords.md");
-    std::os::unix::fs::symlink(secret, dir.path().join("Notes/passwords.md")).unwrap();
-    dir
-}
-
-fn at(dir: &Path, rel: &str) -> String {
-    format!("{}/{rel}", dir.display())
-}
+use serde_json::json;
 
 /// A session whose client declares roots (the given subfolders) and, if
 /// `forms`, elicitation.
@@ -76,28 +50,8 @@ async fn session_with(
     (server, script, client)
 }
 
-async fn call(client: &Client, tool: &'static str, args: Value) -> CallToolResult {
-    client::call(client, tool, args).await.unwrap()
-}
-
 async fn read_at(client: &Client, dir: &Path, rel: &str) -> CallToolResult {
     call(client, "notes_read", json!({ "path": at(dir, rel) })).await
-}
-
-fn reason(result: &CallToolResult) -> Option<&str> {
-    result.structured_content.as_ref()?["reason"].as_str()
-}
-
-fn outcome(result: &CallToolResult) -> Option<&str> {
-    result.structured_content.as_ref()?["outcome"].as_str()
-}
-
-fn forms(script: &ScriptedClient) -> usize {
-    let events = script.take_events();
-    events
-        .iter()
-        .filter(|e| matches!(e, Event::Form { .. }))
-        .count()
 }
 
 #[tokio::test]
