@@ -19,11 +19,11 @@
 //! does not belong to the call is refused.
 
 use mcp_roots::mcp::{
-    ElicitError, Form, Outcome, ROOTS_INPUT, ask_roots, form_outcome, tool_error,
+    ElicitError, Form, Outcome, ROOTS_INPUT, ask_roots, form_outcome, form_request, tool_error,
 };
 use mcp_roots::{Error, Roots, Snapshot};
 use rmcp::RoleServer;
-use rmcp::model::{CallToolResponse, InputResponses};
+use rmcp::model::{CallToolResponse, InputRequests, InputRequiredResult, InputResponses};
 use rmcp::service::RequestContext;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -51,6 +51,11 @@ pub(crate) enum Scope {
 /// Whether `cx` came on a session without `initialize` (2026-07-28).
 pub(crate) fn is_modern(cx: &RequestContext<RoleServer>) -> bool {
     cx.protocol_version().is_some_and(|v| !v.has_initialize())
+}
+
+/// Whether the client of a 2026-07-28 request declared `roots`.
+fn declares_roots(cx: &RequestContext<RoleServer>) -> bool {
+    cx.client_capabilities().is_some_and(|c| c.roots.is_some())
 }
 
 /// Whether the client of a 2026-07-28 request declared form elicitation
@@ -114,7 +119,7 @@ impl NotesServer {
         if !is_modern(cx) {
             return Ok(Scope::Session);
         }
-        let declared = cx.client_capabilities().is_some_and(|c| c.roots.is_some());
+        let declared = declares_roots(cx);
         let answer = match inputs.and_then(|i| i.get(ROOTS_INPUT)) {
             Some(answer) => answer.clone(),
             None if !declared => json!({ "roots": [] }),
@@ -265,7 +270,7 @@ impl NotesServer {
                     title: title.to_owned(),
                     step: Step::Choose { candidates },
                 };
-                ask_roots(Some((CHOICE_INPUT, &form)), Some(encode(&state))).into()
+                ask(cx, CHOICE_INPUT, &form, &state)
             }
         }
     }
@@ -320,7 +325,24 @@ fn ask_confirm(
         title: title.to_owned(),
         step: Step::Confirm { note },
     };
-    ask_roots(Some((CONFIRM_INPUT, &form)), Some(encode(&state))).into()
+    ask(cx, CONFIRM_INPUT, &form, &state)
+}
+
+/// The next round: `form` under `key`, with the roots again if the client
+/// declared them (they belong to the request that brings them), else the
+/// form alone (the policy serves again).
+fn ask(
+    cx: &RequestContext<RoleServer>,
+    key: &str,
+    form: &Form,
+    state: &Pending,
+) -> CallToolResponse {
+    if declares_roots(cx) {
+        return ask_roots(Some((key, form)), Some(encode(state))).into();
+    }
+    let mut requests = InputRequests::new();
+    requests.insert(key.to_owned(), form_request(form));
+    InputRequiredResult::new(Some(requests), Some(encode(state))).into()
 }
 
 /// The validated answer to `form` under `key`.

@@ -114,11 +114,13 @@ async fn a_client_without_roots_gets_the_policy() {
     let (script, c) = modern(&server, false, true).await;
     let result = call(&c, "notes_list", json!({})).await;
     assert_eq!(listed(&result), [uri(dir.path(), "Work/plan.md")]);
-    assert_eq!(
-        script.roots_requests(),
-        0,
-        "not asked: the client declared no roots"
-    );
+    // A confirmation comes alone: no roots request to a client without roots.
+    script.answer(accept(json!({ "confirm": true })));
+    let deleted = call(&c, "notes_delete", json!({ "title": "Project plan" })).await;
+    assert_eq!(outcome(&deleted), Some("deleted"), "{deleted:?}");
+    assert_eq!(forms(&script), 1);
+    assert_eq!(script.roots_requests(), 0, "not asked: no roots declared");
+    assert!(!dir.path().join("Work/plan.md").exists());
 }
 
 #[tokio::test]

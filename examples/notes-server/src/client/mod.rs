@@ -117,7 +117,7 @@ impl ScriptedClient {
     /// Also declares URL-mode elicitation (`elicitation.url`).
     pub fn with_url_mode(mut self) -> Self {
         let declared = self.config.capabilities.elicitation.take();
-        let declared = declared.unwrap_or_else(ElicitationCapability::new);
+        let declared = declared.unwrap_or_default();
         let url = UrlElicitationCapability::new();
         self.config.capabilities.elicitation = Some(declared.with_url(url));
         self
