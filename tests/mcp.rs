@@ -1,10 +1,15 @@
 //! The `mcp` module against a real rmcp client, in process over a duplex
 //! pipe: roots sync (first answer, gating, timeouts, policy, re-lists,
-//! coalescing and ordering, revocation), `tool_error`, and `Elicitor`.
+//! coalescing and ordering, revocation), `tool_error`, and `Elicitor`; the
+//! protocol frontier (URL mode, `-32042`, 2026-07-28 input requests) in
+//! `mcp/frontier.rs`.
 #![cfg(feature = "rmcp")]
 
 #[path = "mcp/harness.rs"]
 mod harness;
+
+#[path = "mcp/frontier.rs"]
+mod frontier;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -13,10 +13,10 @@ use mcp_roots::mcp::{ElicitError, Elicitor, Form, Outcome, SessionRoots, tool_er
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ElicitRequestParams,
-    ElicitResult, ElicitationAction, ElicitationCapability, ElicitationSchema,
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, CustomNotification,
+    ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability, ElicitationSchema,
     FormElicitationCapability, Implementation, ProtocolVersion, RootsCapabilities,
-    ServerCapabilities, ServerConfig,
+    ServerCapabilities, ServerConfig, UrlElicitationCapability,
 };
 use rmcp::serde_json::{Value, json};
 use rmcp::service::{NotificationContext, RequestContext, RunningService};
@@ -33,6 +33,10 @@ pub(crate) struct Script {
     answers: Mutex<VecDeque<ElicitResult>>,
     pub(crate) roots_requests: AtomicUsize,
     pub(crate) forms: AtomicUsize,
+    /// Every elicitation request as sent (form and URL).
+    pub(crate) asked: Mutex<Vec<ElicitRequestParams>>,
+    /// Custom notifications received: (method, params).
+    pub(crate) notifications: Mutex<Vec<(String, Value)>>,
 }
 
 impl Script {
@@ -80,6 +84,20 @@ impl TestClient {
             config,
         }
     }
+
+    /// Also declares URL-mode elicitation.
+    pub(crate) fn with_url(mut self) -> Self {
+        let declared = self.config.capabilities.elicitation.take();
+        let url = UrlElicitationCapability::new();
+        self.config.capabilities.elicitation = Some(declared.unwrap_or_default().with_url(url));
+        self
+    }
+
+    /// Asks for `version` instead of 2025-11-25.
+    pub(crate) fn speaking(mut self, version: ProtocolVersion) -> Self {
+        self.config.protocol_version = version;
+        self
+    }
 }
 
 impl ClientHandler for TestClient {
@@ -106,12 +124,23 @@ impl ClientHandler for TestClient {
 
     async fn create_elicitation(
         &self,
-        _request: ElicitRequestParams,
+        request: ElicitRequestParams,
         _cx: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         self.script.forms.fetch_add(1, Ordering::SeqCst);
+        self.script.asked.lock().unwrap().push(request);
         let answer = self.script.answers.lock().unwrap().pop_front();
         Ok(answer.unwrap_or_else(|| ElicitResult::new(ElicitationAction::Cancel)))
+    }
+
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        _cx: NotificationContext<RoleClient>,
+    ) {
+        let params = notification.params.unwrap_or_default();
+        let received = (notification.method, params);
+        self.script.notifications.lock().unwrap().push(received);
     }
 }
 
