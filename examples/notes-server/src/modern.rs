@@ -11,7 +11,7 @@
 //! `notes_delete` and `notes_archive` take one step per round, each round
 //! carrying the roots again (they belong to the request that brought them):
 //! roots → (roots + which note, if several) → roots + confirm → done. The
-//! forms travel as input requests ([`form_request`](mcp_roots::mcp::form_request)
+//! forms travel as input requests ([`form_request`]
 //! through [`ask_roots`]) and come back validated by [`form_outcome`]. The
 //! `requestState` says which step is next and which note was named; it is
 //! untrusted (the client echoes it), so the note is found again under the

@@ -1,7 +1,7 @@
 //! The scripted demo: a notes tree in a temporary directory, the server and
 //! a scripted client in one process (over an in-memory pipe), and nine scenes
-//! printed as a transcript: six on roots and forms ([`scenes`]), three on
-//! the protocol frontier ([`frontier`]: URL-mode setup with a scripted
+//! printed as a transcript: six on roots and forms (`scenes`), three on
+//! the protocol frontier (`frontier`: URL-mode setup with a scripted
 //! browser, clients that cannot take a URL, the 2026-07-28 revision). Every
 //! scene checks itself; [`run`] is `true` only if all checks passed.
 
