@@ -207,7 +207,9 @@ pub struct Error {
 }
 
 impl Error {
-    pub(crate) fn new(kind: ErrorKind, op: Operation, input: &str) -> Self {
+    /// A refusal of the crate's kinds, for a server that must refuse by the
+    /// same table (for example a request that carries no roots).
+    pub fn new(kind: ErrorKind, op: Operation, input: &str) -> Self {
         Self {
             kind,
             op,
@@ -239,7 +241,8 @@ impl Error {
         }
     }
 
-    pub(crate) fn with_detail(mut self, detail: &'static str) -> Self {
+    /// Adds a short explanation beyond the reason.
+    pub fn with_detail(mut self, detail: &'static str) -> Self {
         self.detail = Some(detail);
         self
     }

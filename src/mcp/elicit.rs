@@ -113,6 +113,16 @@ impl Form {
         }
     }
 
+    /// The index chosen in an accepted answer to a [`Form::choose`] form.
+    pub fn chosen(answer: &Map<String, Value>) -> Option<usize> {
+        answer.get(CHOICE)?.as_str()?.parse().ok()
+    }
+
+    /// Whether an accepted answer to a [`Form::confirm`] form says yes.
+    pub fn confirmed(answer: &Map<String, Value>) -> bool {
+        answer.get(CONFIRM) == Some(&Value::Bool(true))
+    }
+
     /// The message.
     pub fn message(&self) -> &str {
         &self.message
@@ -304,11 +314,18 @@ impl Elicitor {
     /// Whether the client declared form elicitation (an `elicitation`
     /// capability without modes means forms) on a session that can send it.
     pub fn supports_forms(&self) -> bool {
+        self.has_server_requests() && self.accepts_form_inputs()
+    }
+
+    /// Whether the client declared form elicitation, whatever the revision:
+    /// on 2026-07-28, where forms travel as input requests
+    /// ([`form_request`](super::form_request)), this is the check to make.
+    pub fn accepts_form_inputs(&self) -> bool {
         let declared = self
             .capabilities
             .as_ref()
             .and_then(|c| c.elicitation.as_ref());
-        self.has_server_requests() && declared.is_some_and(|e| e.form.is_some() || e.url.is_none())
+        declared.is_some_and(|e| e.form.is_some() || e.url.is_none())
     }
 
     /// Spends one question of the budget and sends `params`.

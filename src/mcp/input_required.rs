@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use super::elicit::{ElicitError, Form, Outcome};
 use super::legacy;
 use super::session::SessionRoots;
-use crate::{Error, ErrorKind, Operation, RootSet};
+use crate::{Error, ErrorKind, Operation, RootSet, Roots, Snapshot};
 
 /// The `inputRequests` key under which [`ask_roots`] asks for the roots.
 pub const ROOTS_INPUT: &str = "roots";
@@ -53,6 +53,42 @@ pub fn form_outcome(
 }
 
 impl SessionRoots {
+    /// Runs blocking file work for one 2026-07-28 request against its
+    /// request-scoped roots (`response` is `inputResponses[ROOTS_INPUT]`;
+    /// `None` for a client that declared no roots: the server's policy
+    /// alone). The set lives for this call only, in a throwaway [`Roots`],
+    /// so `work` sees the same [`Snapshot`] API as [`run`](Self::run) and
+    /// nothing is installed in the session.
+    ///
+    /// # Errors
+    ///
+    /// As [`request_scoped`](Self::request_scoped); `io` if `work` panicked;
+    /// whatever `work` returns.
+    pub async fn run_scoped<T, F>(&self, response: Option<&Value>, work: F) -> Result<T, Error>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Snapshot<'_>) -> Result<T, Error> + Send + 'static,
+    {
+        let session = self.clone();
+        let response = response
+            .cloned()
+            .unwrap_or_else(|| serde_json::json!({ "roots": [] }));
+        let scoped = tokio::task::spawn_blocking(move || {
+            let request = Roots::default();
+            // The set already carries the policy: install it as it is.
+            request.replace(session.request_scoped(&response)?);
+            work(&request.load())
+        });
+        match scoped.await {
+            Ok(result) => result,
+            Err(join) => {
+                tracing::error!(error = %join, "request-scoped file work failed");
+                Err(Error::new(ErrorKind::Io, Operation::Use, "")
+                    .with_detail("the server's file work failed"))
+            }
+        }
+    }
+
     /// The request-scoped root set from the client's `roots/list` answer
     /// in `inputResponses` (see [`ask_roots`]): the server's policy applied,
     /// nothing installed. Run its (blocking) file work on the blocking pool.
@@ -60,6 +96,9 @@ impl SessionRoots {
     /// # Errors
     ///
     /// `invalid_uri` when the response is not a `roots/list` answer.
+    ///
+    /// This opens every root directory: call it on the blocking pool (or
+    /// use [`run_scoped`](Self::run_scoped)).
     pub fn request_scoped(&self, response: &Value) -> Result<RootSet, Error> {
         let roots = legacy::roots_from_response(response).map_err(|_| {
             Error::new(ErrorKind::InvalidUri, Operation::Parse, ROOTS_INPUT)

@@ -148,7 +148,11 @@ impl SessionRoots {
         let roots = self.inner.roots.clone();
         match tokio::task::spawn_blocking(move || work(&roots.load())).await {
             Ok(result) => result,
-            Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
+            Err(join) if join.is_panic() => {
+                tracing::error!(error = %join, "file work panicked");
+                Err(Error::new(ErrorKind::Io, Operation::Use, "")
+                    .with_detail("the server's file work failed"))
+            }
             Err(_) => Err(Error::new(ErrorKind::Io, Operation::Use, "")
                 .with_detail("the runtime is shutting down")),
         }
