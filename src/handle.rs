@@ -100,7 +100,8 @@ impl TrackedFile {
     ///
     /// # Errors
     ///
-    /// `scope_lost` after revocation or when the file left its root.
+    /// `scope_lost` after revocation or when the file left its root;
+    /// `not_found` when the file was deleted (it has no path any more).
     ///
     /// # Platform behavior
     ///
@@ -113,6 +114,13 @@ impl TrackedFile {
         let Some(root) = installed.set().root_by_id(state.root) else {
             return Err(self.error(ErrorKind::ScopeLost, op));
         };
+        // A deleted file keeps a descriptor path ending in " (deleted)",
+        // which a real name could also end with: ask the link count.
+        if file.metadata().is_ok_and(|m| nlink(&m) == 0) {
+            return Err(self
+                .error(ErrorKind::NotFound, op)
+                .with_detail("the file was deleted"));
+        }
         let rel = ops::physical_rel(root, file, op, &self.handle.opened_as)
             .map_err(|_| self.error(ErrorKind::ScopeLost, op))?;
         Ok(ScopedPath::new(root.id, root.path.clone(), rel))

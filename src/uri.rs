@@ -19,6 +19,20 @@ pub(crate) fn file_uri_path(uri: &str) -> Result<Cow<'_, str>, &'static str> {
     if bytes.iter().any(|&b| b < 0x20 || b == 0x7f || b == b'\\') {
         return Err("raw control character or backslash");
     }
+    // Escapes are checked in the whole URI, the dropped query and fragment
+    // included: a malformed URI is refused, not partly read.
+    let well_formed = |i: usize| {
+        bytes
+            .get(i + 1..i + 3)
+            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+    };
+    if bytes
+        .iter()
+        .enumerate()
+        .any(|(i, &b)| b == b'%' && !well_formed(i))
+    {
+        return Err("'%' not followed by two hex digits");
+    }
     let end = bytes.iter().position(|&b| b == b'?' || b == b'#');
     let hier = &rest[..end.unwrap_or(rest.len())];
     let path = match hier.strip_prefix("//") {
@@ -196,6 +210,8 @@ mod tests {
             "file:///a/%ed%a0%80",
             "file:///a/%ed%a0%80/..",
             "file:///a/%ff/../b",
+            "file:///a/b?q=%zz",
+            "file:///a/b#%",
             "file:///a/.\t./b",
             "file:///a\\b",
             "file:///a/b\n",
