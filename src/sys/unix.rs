@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io;
 use std::os::fd::AsFd;
 
-use rustix::fs::{AtFlags, FileType, Mode};
+use rustix::fs::{AtFlags, FileType, Mode, RawMode};
 
 use super::Kind;
 
@@ -55,7 +55,7 @@ fn no_replace(_: &impl AsFd, _: &str, _: &impl AsFd, _: &str) -> io::Result<()> 
 
 /// The kind and permission bits of `dir/name`, without following a symlink
 /// (`None` when the name does not exist).
-pub(crate) fn lstat_at(dir: &impl AsFd, name: &str) -> io::Result<Option<(Kind, u32, bool)>> {
+pub(crate) fn lstat_at(dir: &impl AsFd, name: &str) -> io::Result<Option<(Kind, RawMode, bool)>> {
     match rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
         Ok(stat) => {
             let file_type = FileType::from_raw_mode(stat.st_mode);
@@ -72,7 +72,7 @@ pub(crate) fn lstat_at(dir: &impl AsFd, name: &str) -> io::Result<Option<(Kind, 
     }
 }
 
-pub(crate) fn set_mode(file: &File, mode: u32) -> io::Result<()> {
+pub(crate) fn set_mode(file: &File, mode: RawMode) -> io::Result<()> {
     rustix::fs::fchmod(file, Mode::from_raw_mode(mode)).map_err(Into::into)
 }
 
