@@ -1,0 +1,237 @@
+//! Children `threads`, `storm` and `watch`: throughput scaling on two
+//! threads, the cost of a concurrent `replace` storm to readers, and the
+//! cost of the disk watcher.
+
+use std::fs::File;
+use std::hint::black_box;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread;
+use std::time::Instant;
+
+use mcp_roots::{RootSet, Roots, TrackedFile};
+
+use crate::measure::{
+    Sample, Variant, alternate, alternate_sized, batch_size, cpu_ratios, emit, note, per_op,
+    process_cpu_ns, timed, timed_thread,
+};
+use crate::tree::{Tree, uri};
+use crate::{BATCH_MS, ROUNDS};
+
+/// `n` operations split over `threads` threads (thread `t` opens its own
+/// file `t`); process CPU and wall time per operation.
+fn on_threads(threads: usize, n: usize, op: &(dyn Fn(usize) + Sync)) -> Sample {
+    let each = n.div_ceil(threads);
+    let (c0, w0) = (process_cpu_ns(), Instant::now());
+    thread::scope(|s| {
+        for t in 0..threads {
+            s.spawn(move || {
+                pin_to_cpu(t);
+                for _ in 0..each {
+                    op(t);
+                }
+            });
+        }
+    });
+    per_op(
+        each * threads,
+        process_cpu_ns() - c0,
+        w0.elapsed().as_nanos() as u64,
+    )
+}
+
+/// Keeps thread `t` on CPU `t`: the scheduler otherwise often queues both
+/// threads of a short batch on one CPU while other jobs hold the other.
+fn pin_to_cpu(t: usize) {
+    let mut set = rustix::thread::CpuSet::new();
+    set.set(t);
+    let _ = rustix::thread::sched_setaffinity(None, &set);
+}
+
+pub(crate) fn threads(tree: &Tree) {
+    note("threads.priority", &crate::measure::prefer_cpu());
+    let root_uri = uri(&tree.target_root());
+    // Each thread opens its own file in the same directory: the kernel's
+    // per-file reference counts are not what is being measured.
+    let files = [tree.thread_file(0), tree.thread_file(1)];
+    let uris = [uri(&files[0]), uri(&files[1])];
+    let set = RootSet::from_uris([root_uri.as_str()]);
+    let roots = Roots::default();
+    roots.replace(RootSet::from_uris([root_uri.as_str()]));
+    let std_op = |t: usize| drop(File::open(black_box(&files[t])).unwrap());
+    let lib_op = |t: usize| drop(set.open(black_box(uris[t].as_str())).unwrap());
+    let tracked_op = |t: usize| drop(roots.load().open(black_box(uris[t].as_str())).unwrap());
+    let ops: [&(dyn Fn(usize) + Sync); 3] = [&std_op, &lib_op, &tracked_op];
+    let mut variants: Vec<Variant> = Vec::new();
+    for op in ops {
+        for threads in [1, 2] {
+            variants.push(Box::new(move |n| on_threads(threads, n, op)));
+        }
+    }
+    // One batch size for all six, from the plain open on one thread: thread
+    // start-up would mislead a per-variant calibration on a busy machine.
+    let n = batch_size(BATCH_MS, &mut variants[0]);
+    let rounds = ROUNDS * 2;
+    let s = alternate_sized(rounds, &[n; 6], &mut variants);
+    // A round counts only if its two-thread batches really ran on two cores
+    // and its one-thread batches on one (process CPU over wall time): on a
+    // shared machine another job often holds a core, and then the wall
+    // clock says nothing about scaling.
+    let parallel = |x: &Sample| x.cpu / x.wall;
+    let valid: Vec<usize> = (0..rounds)
+        .filter(|&r| {
+            [1, 3, 5].iter().all(|&i| parallel(&s[i][r]) >= 1.6)
+                && [0, 2, 4].iter().all(|&i| parallel(&s[i][r]) >= 0.8)
+        })
+        .collect();
+    note(
+        "threads.valid_rounds",
+        &format!(
+            "{} of {rounds} rounds had both cores for the 2-thread batches (process CPU ≥ 1.6 × wall); scaling figures use only those",
+            valid.len()
+        ),
+    );
+    // Throughput scaling: ops per wall second on 2 threads over 1 thread.
+    let scaling = |one: usize, two: usize| -> Vec<f64> {
+        valid
+            .iter()
+            .map(|&r| s[one][r].wall / s[two][r].wall)
+            .collect()
+    };
+    let std = scaling(0, 1);
+    let lib = scaling(2, 3);
+    let tracked = scaling(4, 5);
+    let relative = |x: &[f64]| -> Vec<f64> { x.iter().zip(&std).map(|(a, b)| a / b).collect() };
+    if !valid.is_empty() {
+        emit("threads.std_scaling", &std);
+        emit("threads.lib_scaling", &lib);
+        emit("threads.tracked_scaling", &tracked);
+        emit("threads.lib_vs_std_scaling", &relative(&lib));
+        emit("threads.tracked_vs_std_scaling", &relative(&tracked));
+    }
+    // CPU per operation on 2 threads over 1 thread (contention costs CPU
+    // when the threads really run at once: same rounds).
+    let cpu_2v1 = |one: usize, two: usize| -> Vec<f64> {
+        valid
+            .iter()
+            .map(|&r| s[two][r].cpu / s[one][r].cpu)
+            .collect()
+    };
+    if !valid.is_empty() {
+        emit("threads.std_cpu_2v1", &cpu_2v1(0, 1));
+        emit("threads.lib_cpu_2v1", &cpu_2v1(2, 3));
+        emit("threads.tracked_cpu_2v1", &cpu_2v1(4, 5));
+    }
+}
+
+pub(crate) fn storm(tree: &Tree) {
+    note("storm.priority", &crate::measure::prefer_cpu());
+    let target_root = uri(&tree.target_root());
+    let other_root = uri(&tree.root(0));
+    let file_uri = uri(&tree.target());
+    let roots = Roots::default();
+    roots.replace(RootSet::from_uris([target_root.as_str()]));
+    let tracked = || drop(roots.load().open(black_box(file_uri.as_str())).unwrap());
+    let untracked = || {
+        drop(
+            roots
+                .load()
+                .set()
+                .open(black_box(file_uri.as_str()))
+                .unwrap(),
+        )
+    };
+    let replaces = AtomicUsize::new(0);
+    let storm_ns = AtomicUsize::new(0);
+    // The reader's thread CPU per open while another thread replaces the
+    // set as fast as it can (the reader's root stays in every set).
+    // With `replace` off, the storm thread only builds the sets (and drops
+    // them): the control, for what any thread opening directories costs a
+    // reader of the same process (the descriptor table is shared).
+    let with_storm = |n: usize, reader: &dyn Fn(), replace: bool| -> Sample {
+        let stop = AtomicBool::new(false);
+        let count = AtomicUsize::new(0);
+        let started = Instant::now();
+        let sample = thread::scope(|s| {
+            s.spawn(|| {
+                let mut wide = false;
+                while !stop.load(Ordering::Relaxed) {
+                    let set = if wide {
+                        RootSet::from_uris([target_root.as_str(), other_root.as_str()])
+                    } else {
+                        RootSet::from_uris([target_root.as_str()])
+                    };
+                    if replace {
+                        roots.replace(set);
+                    } else {
+                        drop(black_box(set));
+                    }
+                    wide = !wide;
+                    count.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+            while count.load(Ordering::Relaxed) == 0 {
+                thread::yield_now();
+            }
+            let sample = timed_thread(n, reader);
+            stop.store(true, Ordering::Relaxed);
+            sample
+        });
+        if replace {
+            replaces.fetch_add(count.load(Ordering::Relaxed), Ordering::Relaxed);
+            storm_ns.fetch_add(started.elapsed().as_nanos() as usize, Ordering::Relaxed);
+        }
+        sample
+    };
+    let mut variants: Vec<Variant> = vec![
+        Box::new(|n| timed_thread(n, tracked)),
+        Box::new(|n| with_storm(n, &tracked, true)),
+        Box::new(|n| with_storm(n, &tracked, false)),
+        Box::new(|n| timed_thread(n, untracked)),
+        Box::new(|n| with_storm(n, &untracked, true)),
+        Box::new(|n| with_storm(n, &untracked, false)),
+    ];
+    let s = alternate(ROUNDS, BATCH_MS, &mut variants);
+    drop(variants);
+    emit("storm.tracked", &cpu_ratios(&s[1], &s[0]));
+    emit("storm.tracked_build_only", &cpu_ratios(&s[2], &s[0]));
+    emit("storm.tracked_vs_build_only", &cpu_ratios(&s[1], &s[2]));
+    emit("storm.untracked", &cpu_ratios(&s[4], &s[3]));
+    emit("storm.untracked_build_only", &cpu_ratios(&s[5], &s[3]));
+    emit("storm.untracked_vs_build_only", &cpu_ratios(&s[4], &s[5]));
+    let rate =
+        replaces.load(Ordering::Relaxed) as f64 / (storm_ns.load(Ordering::Relaxed) as f64 / 1e9);
+    emit("storm.replaces_per_s", &[rate]);
+}
+
+pub(crate) fn watch(tree: &Tree) {
+    let file_uri = uri(&tree.target());
+    let roots = Roots::default();
+    roots.replace(RootSet::from_uris([uri(&tree.target_root())]));
+    let op = || drop(roots.load().open(black_box(file_uri.as_str())).unwrap());
+    let hold = |count: usize| -> Vec<TrackedFile> {
+        let snapshot = roots.load();
+        (0..count)
+            .map(|_| snapshot.open(file_uri.as_str()).unwrap())
+            .collect()
+    };
+    let off = |n: usize, held: usize| -> Sample {
+        let _held = hold(held);
+        timed(n, op)
+    };
+    let on = |n: usize, held: usize| -> Sample {
+        let _held = hold(held);
+        let guard = roots.watch(|_| {}).unwrap();
+        let sample = timed(n, op);
+        drop(guard);
+        sample
+    };
+    let mut variants: Vec<Variant> = vec![
+        Box::new(|n| off(n, 1)),
+        Box::new(|n| on(n, 1)),
+        Box::new(|n| off(n, 1000)),
+        Box::new(|n| on(n, 1000)),
+    ];
+    let s = alternate(ROUNDS, BATCH_MS * 2.0, &mut variants);
+    emit("watch.on_vs_off_1", &cpu_ratios(&s[1], &s[0]));
+    emit("watch.on_vs_off_1000", &cpu_ratios(&s[3], &s[2]));
+}
