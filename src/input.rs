@@ -41,6 +41,13 @@ pub(crate) fn absolute_path(untrusted: &str) -> Result<Cow<'_, str>, (ErrorKind,
         }
         return Ok(Cow::Borrowed(untrusted));
     }
+    // The common case first: `file:` in any case.
+    if untrusted
+        .get(..5)
+        .is_some_and(|s| s.eq_ignore_ascii_case("file:"))
+    {
+        return uri::file_uri_path(untrusted).map_err(|detail| (ErrorKind::InvalidUri, detail));
+    }
     match scheme(untrusted) {
         Some(s) if s.len() == 1 => Err((ErrorKind::NotAbsolute, "drive path")),
         Some(s) if s.eq_ignore_ascii_case("file") => {

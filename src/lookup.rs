@@ -4,14 +4,20 @@
 //! depth, not with the number of roots. No allocation for a clean input.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
 
 /// Root paths (as given and resolved, cleaned) mapped to root indices.
 #[derive(Debug, Default)]
 pub(crate) struct PathIndex {
-    by_path: HashMap<Box<str>, usize>,
+    by_path: HashMap<Box<str>, usize, FastState>,
     /// `depths[d]` is true when some key has `d` components.
     depths: Vec<bool>,
+    /// For small sets: the keys, outermost first, for a plain prefix test.
+    small: Vec<(Box<str>, usize, usize)>,
 }
+
+/// Up to this many keys, a clean input is matched by a prefix test per key.
+const SMALL: usize = 8;
 
 impl PathIndex {
     /// Adds `key` (a clean absolute path: single slashes, no `.`/`..`, no
@@ -24,7 +30,11 @@ impl PathIndex {
             self.depths.resize(depth + 1, false);
         }
         self.depths[depth] = true;
-        self.by_path.entry(key.into()).or_insert(index);
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.by_path.entry(key.into()) {
+            slot.insert(index);
+            let at = self.small.partition_point(|(_, d, _)| *d <= depth);
+            self.small.insert(at, (key.into(), depth, index));
+        }
     }
 
     /// Whether no key was inserted.
@@ -38,6 +48,21 @@ impl PathIndex {
     /// `.` components and repeated slashes in the prefix are skipped; a `..`
     /// ends the search (a root is never matched through `..`).
     pub(crate) fn locate<'p>(&self, path: &'p str) -> Option<(usize, &'p str)> {
+        if self.by_path.len() <= SMALL {
+            // A key that is a plain prefix ending at a component boundary;
+            // the outermost such key comes first. Inputs with `//`, `/./`
+            // or `..` before a root take the general path below.
+            for (key, _, index) in &self.small {
+                if &**key == "/" {
+                    return Some((*index, path));
+                }
+                if let Some(rest) = path.strip_prefix(&**key)
+                    && (rest.is_empty() || rest.starts_with('/'))
+                {
+                    return Some((*index, rest));
+                }
+            }
+        }
         if self.depths.first() == Some(&true)
             && let Some(&index) = self.by_path.get("/")
         {
@@ -88,6 +113,65 @@ impl PathIndex {
             }
         }
         None
+    }
+}
+
+/// A fast hash for root paths, seeded per process. Only the client's roots
+/// are keys; inputs only look up, so a weak hash cannot be flooded by them.
+#[derive(Clone, Debug)]
+pub(crate) struct FastState(u64);
+
+impl Default for FastState {
+    fn default() -> Self {
+        static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+        Self(*SEED.get_or_init(|| std::collections::hash_map::RandomState::new().hash_one(0u8)))
+    }
+}
+
+impl BuildHasher for FastState {
+    type Hasher = FastHasher;
+    fn build_hasher(&self) -> FastHasher {
+        FastHasher(self.0)
+    }
+}
+
+/// FxHash's mixing, eight bytes at a time.
+#[derive(Debug)]
+pub(crate) struct FastHasher(u64);
+
+const K: u64 = 0xf135_7aea_2e62_a9c5;
+
+impl FastHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
+    }
+}
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.add(u64::from_le_bytes(chunk.try_into().unwrap()));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(last));
+        }
+    }
+
+    fn write_u8(&mut self, b: u8) {
+        self.add(u64::from(b));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn finish(&self) -> u64 {
+        // hashbrown takes its control bits from the top: fold the low ones in.
+        self.0.rotate_left(26)
     }
 }
 

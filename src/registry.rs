@@ -17,7 +17,8 @@ pub(crate) struct Registry {
     version: AtomicU64,
 }
 
-type Buckets = HashMap<RootId, HashMap<u64, Weak<HandleInner>>>;
+type Buckets = HashMap<RootId, Bucket, crate::lookup::FastState>;
+type Bucket = HashMap<u64, Weak<HandleInner>, crate::lookup::FastState>;
 
 impl Registry {
     /// A fresh handle id (never reused).
@@ -37,12 +38,11 @@ impl Registry {
     }
 
     pub(crate) fn unregister(&self, root: RootId, id: u64) {
-        let mut buckets = self.lock();
-        if let Some(bucket) = buckets.get_mut(&root) {
+        // An empty bucket stays (with its table) until a replace or rescan
+        // takes it: a server that opens one file at a time would otherwise
+        // allocate and free the table on every open.
+        if let Some(bucket) = self.lock().get_mut(&root) {
             bucket.remove(&id);
-            if bucket.is_empty() {
-                buckets.remove(&root);
-            }
         }
         self.version.fetch_add(1, Ordering::Relaxed);
     }

