@@ -6,29 +6,22 @@
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod common;
+
 use mcp_roots::{EmptyRoots, Error, ErrorKind, RootSet, Roots, TrackedFile};
 
 /// `T/a` with `x.txt` and `sub/y.txt`, `T/b` with `z.txt`, `T/outside`.
-struct Tree {
-    _tmp: tempfile::TempDir,
-    t: String,
+type Tree = common::TempTree;
+
+trait LiveTree {
+    fn new() -> Self;
+    fn set(&self, rels: &[&str]) -> RootSet;
 }
 
-impl Tree {
+impl LiveTree for Tree {
     fn new() -> Self {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let t = tmp.path().to_str().expect("utf-8").to_owned();
-        for dir in ["a/sub", "b", "outside"] {
-            std::fs::create_dir_all(format!("{t}/{dir}")).expect("mkdir");
-        }
-        for (file, content) in [("a/x.txt", "x"), ("a/sub/y.txt", "y"), ("b/z.txt", "z")] {
-            std::fs::write(format!("{t}/{file}"), content).expect("write");
-        }
-        Self { _tmp: tmp, t }
-    }
-
-    fn p(&self, rel: &str) -> String {
-        format!("{}/{rel}", self.t)
+        let files = [("a/x.txt", "x"), ("a/sub/y.txt", "y"), ("b/z.txt", "z")];
+        Tree::build(&["a/sub", "b", "outside"], &files)
     }
 
     fn set(&self, rels: &[&str]) -> RootSet {

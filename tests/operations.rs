@@ -3,6 +3,8 @@
 
 #![cfg(target_os = "linux")]
 
+mod common;
+
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::Path;
 
@@ -12,25 +14,19 @@ use mcp_roots::{
 };
 
 /// `T/root` (the root) with `x.txt` and `sub/`, and `T/outside/secret.txt`.
-struct Tree {
-    _tmp: tempfile::TempDir,
-    t: String,
+type Tree = common::TempTree;
+
+trait OpsTree {
+    fn new() -> Self;
+    fn set(&self) -> RootSet;
+    fn link(&self, at: &str, target: &str);
+    fn outside_names(&self) -> Vec<String>;
 }
 
-impl Tree {
+impl OpsTree for Tree {
     fn new() -> Self {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let t = tmp.path().to_str().expect("utf-8").to_owned();
-        for dir in ["root/sub", "outside", "other"] {
-            std::fs::create_dir_all(format!("{t}/{dir}")).expect("mkdir");
-        }
-        std::fs::write(format!("{t}/root/x.txt"), "inside").expect("write");
-        std::fs::write(format!("{t}/outside/secret.txt"), "secret").expect("write");
-        Self { _tmp: tmp, t }
-    }
-
-    fn p(&self, rel: &str) -> String {
-        format!("{}/{rel}", self.t)
+        let files = [("root/x.txt", "inside"), ("outside/secret.txt", "secret")];
+        Tree::build(&["root/sub", "outside", "other"], &files)
     }
 
     fn set(&self) -> RootSet {

@@ -94,3 +94,31 @@ pub(crate) fn check_target(touched: &Touched, expected: &Path) -> Result<(), Str
     }
     Ok(())
 }
+
+/// A temporary directory `T` with some directories and files, named by
+/// paths relative to it.
+pub(crate) struct TempTree {
+    _tmp: tempfile::TempDir,
+    /// `T`, absolute, without a trailing slash.
+    pub(crate) t: String,
+}
+
+impl TempTree {
+    /// `T` with `dirs` (parents created) and `files` (relative path, content).
+    pub(crate) fn build(dirs: &[&str], files: &[(&str, &str)]) -> Self {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let t = tmp.path().to_str().expect("utf-8").to_owned();
+        for dir in dirs {
+            std::fs::create_dir_all(format!("{t}/{dir}")).expect("mkdir");
+        }
+        for (file, content) in files {
+            std::fs::write(format!("{t}/{file}"), content).expect("write");
+        }
+        Self { _tmp: tmp, t }
+    }
+
+    /// `T/rel`.
+    pub(crate) fn p(&self, rel: &str) -> String {
+        format!("{}/{rel}", self.t)
+    }
+}
