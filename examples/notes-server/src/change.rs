@@ -20,6 +20,24 @@ impl Change {
         }
     }
 
+    /// Whether the user confirms even a single match (archive: always;
+    /// delete: the model named the note, or the user picked it in a form
+    /// that says picking deletes it).
+    pub(crate) fn confirms(self) -> bool {
+        matches!(self, Self::Archive)
+    }
+
+    /// How many forms a change with `matches` candidates shows: a pick
+    /// among several, then a confirmation if [`confirms`](Self::confirms).
+    /// No candidates: none (nothing to do).
+    pub(crate) fn questions(self, matches: usize) -> usize {
+        match matches {
+            0 => 0,
+            1 => usize::from(self.confirms()),
+            _ => 1 + usize::from(self.confirms()),
+        }
+    }
+
     /// The confirmation's checkbox: "Yes, delete it".
     pub(crate) fn action(self) -> String {
         format!("Yes, {} it", self.verb())
@@ -47,10 +65,16 @@ impl Change {
     }
 }
 
-/// The question of the "which note" form.
+/// The question of the "which note" form. When the pick is the only
+/// question, the form says that choosing carries the change out.
 pub(crate) fn choose_message(change: Change, title: &str, count: usize) -> String {
+    let then = if change.confirms() {
+        ""
+    } else {
+        " The note you choose is deleted at once; decline to keep them all."
+    };
     format!(
-        "{count} notes are titled {title:?}. Which one should I {}?",
+        "{count} notes are titled {title:?}. Which one should I {}?{then}",
         change.verb()
     )
 }

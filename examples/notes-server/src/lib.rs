@@ -4,9 +4,10 @@
 //! | tool | what it does | asks the user |
 //! |---|---|---|
 //! | `notes_list` | every `*.md` under the roots (bounded walks, symlinks not followed), with titles and URIs | never |
-//! | `notes_read` | one note, by `path` (URI or absolute path) or `title` | never (several matches: the candidates go back to the model) |
-//! | `notes_write` | creates a new note (`create_new`: never replaces anything) | never |
-//! | `notes_delete` | deletes a note by title | always: pick one of several, then confirm |
+//! | `notes_read` | one note, by `path` (URI or absolute path), `title`, or the `handle` of a held note | never (several matches: the candidates go back to the model) |
+//! | `notes_open` / `notes_close` | keeps a note open across calls (a tracked file: revoked when its root goes; see [`held`]) | never |
+//! | `notes_write` | creates a note or replaces its text, atomically (`write_atomic`) | never |
+//! | `notes_delete` | deletes a note by title | only with several matches: which one (the chosen one is deleted) |
 //! | `notes_archive` | moves a note into `archive/` of its root, under a free name | always: pick one of several, then confirm |
 //! | `notes_setup` | first-run setup: the template for new notes, on a local page ([`page`]) | always: URL-mode elicitation |
 //!
@@ -44,6 +45,7 @@
 mod change;
 pub mod client;
 pub mod demo;
+pub mod held;
 pub mod modern;
 pub mod notes;
 pub mod page;
@@ -53,6 +55,7 @@ mod server;
 mod setup;
 mod tools;
 
+pub use held::MAX_HELD;
 pub use server::{INSTRUCTIONS, NotesServer};
 pub use setup::{SETUP_MESSAGE, SETUP_WAIT};
-pub use tools::{ANSWER_WAIT, ReadArgs, TitleArgs, WriteArgs};
+pub use tools::{ANSWER_WAIT, HandleArgs, OpenArgs, ReadArgs, TitleArgs, WriteArgs};

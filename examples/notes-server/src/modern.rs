@@ -10,7 +10,8 @@
 //!
 //! `notes_delete` and `notes_archive` take one step per round, each round
 //! carrying the roots again (they belong to the request that brought them):
-//! roots → (roots + which note, if several) → roots + confirm → done. The
+//! roots → (roots + which note, if several) → roots + confirm (archive
+//! only) → done. The
 //! forms travel as input requests ([`form_request`]
 //! through [`ask_roots`]) and come back validated by [`form_outcome`]. The
 //! `requestState` says which step is next and which note was named; it is
@@ -207,7 +208,12 @@ impl NotesServer {
                         let chosen = content[CHOICE_INPUT].as_str();
                         let chosen = chosen.and_then(|i| i.parse::<usize>().ok());
                         match chosen.and_then(|i| candidates.get(i)) {
-                            Some(note) => ask_confirm(change, &title, note.clone(), cx),
+                            Some(note) if change.confirms() => {
+                                ask_confirm(change, &title, note.clone(), cx)
+                            }
+                            Some(note) => {
+                                self.apply_named(change, &title, note.clone(), &scope).await
+                            }
                             None => invalid("no valid choice"),
                         }
                     }
@@ -236,7 +242,8 @@ impl NotesServer {
     }
 
     /// The first round with roots: the notes titled `title`; none → no
-    /// match; one → ask to confirm it; several → ask which.
+    /// match; one → delete it, or ask to confirm the archive; several →
+    /// ask which.
     async fn find(
         &self,
         change: Change,
@@ -253,7 +260,8 @@ impl NotesServer {
         };
         match matches.as_slice() {
             [] => reply::problem(&no_match(title)).into(),
-            [note] => ask_confirm(change, title, Named::of(note), cx),
+            [note] if change.confirms() => ask_confirm(change, title, Named::of(note), cx),
+            [note] => self.apply(change, note.clone(), scope).await.into(),
             several => {
                 if !accepts_forms(cx) {
                     return ElicitError::Unsupported.to_tool_result().into();

@@ -4,9 +4,11 @@
 //! `std::fs` call ever sees a path that came from the client.
 
 use std::collections::HashSet;
-use std::io::{Read, Write};
+use std::io::{Read, Seek};
 
-use mcp_roots::{Error, ErrorKind, FileType, ScopedPath, Snapshot, Target, WalkLimits};
+use mcp_roots::{
+    Error, ErrorKind, FileType, ScopedPath, Snapshot, Target, TrackedFile, WalkLimits,
+};
 use serde_json::{Value, json};
 
 use crate::prefs::Settings;
@@ -175,9 +177,37 @@ pub fn read<T: Target + ?Sized>(
     target: &T,
     input: &str,
 ) -> Result<Result<ReadNote, Problem>, Error> {
+    Ok(open(snap, target, input)?.map(|(_, read)| read))
+}
+
+/// Opens the note at `target` as a tracked file and reads it; the file
+/// stays open for the caller (see [`held`](crate::held)).
+///
+/// # Errors
+///
+/// As [`read`].
+pub fn open<T: Target + ?Sized>(
+    snap: &Snapshot<'_>,
+    target: &T,
+    input: &str,
+) -> Result<Result<(TrackedFile, ReadNote), Problem>, Error> {
     // Opened as the client named it (so refusals quote its input), then
     // located from the descriptor.
     let mut file = snap.open(target)?;
+    Ok(read_file(snap, &mut file, input)?.map(|read| (file, read)))
+}
+
+/// Reads an open note from its start: where it is now (located from the
+/// descriptor), its title and its text.
+///
+/// # Errors
+///
+/// As [`read`]; `scope_lost` once the file was revoked.
+pub fn read_file(
+    snap: &Snapshot<'_>,
+    file: &mut TrackedFile,
+    input: &str,
+) -> Result<Result<ReadNote, Problem>, Error> {
     let path = file.path()?;
     if !path.rel().ends_with(".md") {
         return Ok(Err(not_a_note(input)));
@@ -188,7 +218,8 @@ pub fn read<T: Target + ?Sized>(
         return Ok(Err(Problem::new("too_large", message)));
     }
     let mut text = String::new();
-    if let Err(err) = file.read_to_string(&mut text) {
+    let read = file.rewind().and_then(|()| file.read_to_string(&mut text));
+    if let Err(err) = read {
         // A revoked handle fails with our own error inside the io::Error.
         if Error::from_io(&err).is_some() {
             let inner = err.into_inner().and_then(|e| e.downcast::<Error>().ok());
@@ -202,37 +233,52 @@ pub fn read<T: Target + ?Sized>(
     Ok(Ok(ReadNote { note, text }))
 }
 
-/// Creates the new note `input` with `content` (wrapped in the template of
-/// `settings`, if one is set); never replaces a file.
+/// Writes the note `input` through [`write_atomic`](mcp_roots::RootSet::write_atomic):
+/// a reader sees the old text or the new one, never a mix. A new note gets
+/// the template of `settings` (if one is set) around `content`; an existing
+/// one is replaced by `content` as given (the template was filled when it
+/// was created).
+///
+/// Whether the note exists only chooses the template: if it appears or
+/// goes between the look and the write, the text is still written whole.
 ///
 /// # Errors
 ///
-/// The library's refusal (`already_exists` for an existing name, a dangling
-/// symlink included), or a [`Problem`] (not a `.md` name).
-pub fn create(
+/// The library's refusal (outside the roots, a symlink or a directory at
+/// the name, a missing folder, …), or a [`Problem`] (not a `.md` name).
+pub fn write(
     snap: &Snapshot<'_>,
     input: &str,
     content: &str,
     settings: &Settings,
-) -> Result<Result<ScopedPath, Problem>, Error> {
+) -> Result<Result<Written, Problem>, Error> {
     let path = snap.resolve(input)?;
     if !path.rel().ends_with(".md") {
         return Ok(Err(not_a_note(input)));
     }
-    let name = path.rel().rsplit('/').next().unwrap_or_default();
-    let content = settings.new_note(name, content);
-    let mut file = snap.create_new(input)?;
-    if let Err(err) = file.write_all(content.as_bytes()) {
-        // Leave no half-written note behind: remove what the descriptor
-        // names, not what the path names now.
-        if let Ok(created) = file.path() {
-            drop(file);
-            let _ = snap.remove_file(&created);
-        }
-        let message = format!("{input:?} could not be written: {err}");
-        return Ok(Err(Problem::new("write_failed", message)));
-    }
-    Ok(Ok(path))
+    let created = match snap.metadata(&path) {
+        Ok(_) => false,
+        Err(err) if err.kind() == ErrorKind::NotFound => true,
+        Err(err) => return Err(err),
+    };
+    let text = if created {
+        let name = path.rel().rsplit('/').next().unwrap_or_default();
+        settings.new_note(name, content)
+    } else {
+        content.to_owned()
+    };
+    // The client's input, not `path`: refusals then quote what it sent.
+    snap.write_atomic(input, text.as_bytes())?;
+    Ok(Ok(Written { path, created }))
+}
+
+/// What [`write`] did.
+#[derive(Clone, Debug)]
+pub struct Written {
+    /// The note.
+    pub path: ScopedPath,
+    /// `true`: a new note; `false`: an existing one replaced.
+    pub created: bool,
 }
 
 /// Moves `note` into `archive/` beneath its own root, under a name that is

@@ -14,6 +14,7 @@ use rmcp::model::{Implementation, ProtocolVersion, ServerCapabilities, ServerCon
 use rmcp::service::NotificationContext;
 use rmcp::{RoleServer, ServerHandler, tool_handler};
 
+use crate::held::Held;
 use crate::prefs::Preferences;
 use crate::setup::SETUP_WAIT;
 
@@ -25,6 +26,8 @@ use crate::setup::SETUP_WAIT;
 #[derive(Clone)]
 pub struct NotesServer {
     pub(crate) roots: SessionRoots,
+    /// Notes held open by `notes_open`.
+    pub(crate) held: Held,
     /// What `notes_setup` sets (the template for new notes).
     pub(crate) prefs: Preferences,
     /// How long a setup page lives.
@@ -45,6 +48,7 @@ impl NotesServer {
     pub fn with_session(roots: SessionRoots) -> Self {
         Self {
             roots,
+            held: Held::default(),
             prefs: Preferences::default(),
             setup_wait: SETUP_WAIT,
             tool_router: Self::tool_router() + Self::setup_router(),
@@ -81,9 +85,11 @@ impl fmt::Debug for NotesServer {
 
 /// What this server says about itself in `initialize` (and `server/discover`).
 pub const INSTRUCTIONS: &str = "Notes are Markdown files (*.md) anywhere under the folders the user \
-shared (roots). A note's title is its first '# ' heading, else its file name. notes_delete and \
-notes_archive ask the user through a form before changing anything. notes_setup opens a local \
-setup page (URL-mode elicitation) for the template of new notes.";
+shared (roots). A note's title is its first '# ' heading, else its file name. notes_write creates \
+a note or replaces its text. notes_delete deletes the one note with a title, and asks the user \
+which when several share it; notes_archive always asks the user through a form first. \
+notes_open keeps a note open (read it again with its handle). notes_setup opens a local setup \
+page (URL-mode elicitation) for the template of new notes.";
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for NotesServer {

@@ -9,6 +9,7 @@
 use std::time::Duration;
 
 use mcp_roots::mcp::{Elicitor, Outcome, tool_error};
+use mcp_roots::{Error, ErrorKind, Snapshot, TrackedFile};
 use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResponse, CallToolResult};
@@ -19,8 +20,9 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::change::{Change, choose_message, confirm_message, no_match};
+use crate::held;
 use crate::modern::{Scope, is_modern};
-use crate::notes::{self, Note, Problem};
+use crate::notes::{self, Note, Problem, ReadNote};
 use crate::reply::{self, done};
 use crate::server::NotesServer;
 
@@ -28,9 +30,24 @@ use crate::server::NotesServer;
 /// nothing).
 pub const ANSWER_WAIT: Duration = Duration::from_secs(300);
 
-/// Arguments of `notes_read`: one of the two.
+/// Arguments of `notes_read`: one of the three.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ReadArgs {
+    /// The note's file:// URI or absolute path (give this, `title` or `handle`).
+    #[serde(default)]
+    pub path: Option<String>,
+    /// The note's title, matched case-insensitively (give this, `path` or `handle`).
+    #[serde(default)]
+    pub title: Option<String>,
+    /// The number notes_open gave a note: reads that note again, wherever
+    /// it moved (give this, `path` or `title`).
+    #[serde(default)]
+    pub handle: Option<u32>,
+}
+
+/// Arguments of `notes_open`: one of the two.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct OpenArgs {
     /// The note's file:// URI or absolute path (give this or `title`).
     #[serde(default)]
     pub path: Option<String>,
@@ -39,11 +56,18 @@ pub struct ReadArgs {
     pub title: Option<String>,
 }
 
+/// Arguments of `notes_close`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct HandleArgs {
+    /// The number notes_open gave the note.
+    pub handle: u32,
+}
+
 /// Arguments of `notes_write`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct WriteArgs {
-    /// The new note: a file:// URI or absolute path ending in .md, inside a
-    /// shared folder; the folder must exist. An existing file is never replaced.
+    /// The note: a file:// URI or absolute path ending in .md, inside a
+    /// shared folder; the folder must exist. An existing note is replaced.
     pub path: String,
     /// The note's Markdown text; start it with "# Title".
     pub content: String,
@@ -104,11 +128,11 @@ impl NotesServer {
         done(text, structured).into()
     }
 
-    /// Reads one note, by path or by title (several matches: the candidates
-    /// go back to the model, which can ask in prose; reading is harmless, so
-    /// no form).
+    /// Reads one note, by path, by title or through a held handle (several
+    /// matches: the candidates go back to the model, which can ask in prose;
+    /// reading is harmless, so no form).
     #[tool(
-        description = "Read a note, given its path (file:// URI or absolute path) or its title.",
+        description = "Read a note, given its path (file:// URI or absolute path), its title, or the handle notes_open gave it.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn notes_read(
@@ -117,31 +141,28 @@ impl NotesServer {
         cx: RequestContext<RoleServer>,
         InputResponses(inputs): InputResponses,
     ) -> CallToolResponse {
-        if args.path.is_some() == args.title.is_some() {
-            return reply::invalid_arguments("Give either `path` or `title`, not both.").into();
+        let given = [
+            args.path.is_some(),
+            args.title.is_some(),
+            args.handle.is_some(),
+        ];
+        if given.iter().filter(|&&g| g).count() != 1 {
+            return reply::invalid_arguments("Give exactly one of `path`, `title` or `handle`.")
+                .into();
+        }
+        if let Some(id) = args.handle {
+            return self.read_held(id).await.into();
         }
         let scope = match self.scope(&cx, inputs.as_ref()).await {
             Ok(scope) => scope,
             Err(ask) => return ask,
         };
-        let result = match (args.path, args.title) {
-            (Some(path), _) => {
-                self.run_in(&scope, move |snap| notes::read(snap, &path, &path))
-                    .await
-            }
-            (None, title) => {
-                let title = title.unwrap_or_default();
-                self.run_in(&scope, move |snap| {
-                    match notes::matching(snap, &title).as_deref() {
-                        Ok([note]) => notes::read(snap, &note.path, &note.uri()),
-                        Ok([]) => Ok(Err(no_match(&title))),
-                        Ok(several) => Ok(Err(ambiguous(&title, several))),
-                        Err(p) => Ok(Err(p.clone())),
-                    }
-                })
-                .await
-            }
-        };
+        let (path, title) = (args.path, args.title);
+        let result = self
+            .run_in(&scope, move |snap| {
+                Ok(open_named(snap, path, title)?.map(|(_, read)| read))
+            })
+            .await;
         reply::from(result, |read| {
             let structured = json!({ "note": read.note.to_json(), "content": read.text });
             done(read.text, structured)
@@ -149,13 +170,67 @@ impl NotesServer {
         .into()
     }
 
-    /// Creates a new note; never replaces an existing file. A template set
-    /// by `notes_setup` wraps the content.
+    /// Opens a note and keeps it open for this session (see [`held`](crate::held)).
     #[tool(
-        description = "Create a new note (a .md file) inside a shared folder. Never replaces an existing file.",
+        description = "Open a note (by path or title), read it, and keep it open: notes_read with the returned handle reads it again, wherever it moved inside the shared folders. Stops working if the user stops sharing its folder. Close with notes_close.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn notes_open(
+        &self,
+        Parameters(args): Parameters<OpenArgs>,
+        cx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        if args.path.is_some() == args.title.is_some() {
+            return reply::invalid_arguments("Give either `path` or `title`, not both.");
+        }
+        if is_modern(&cx) {
+            let message = "Notes are held open in a session's roots; on protocol 2026-07-28 the                 roots belong to one request, so nothing can stay open between calls. Use notes_read.";
+            return reply::problem(&Problem::new("not_on_this_revision", message));
+        }
+        let (path, title) = (args.path, args.title);
+        let result = self
+            .roots
+            .run(move |snap| open_named(snap, path, title))
+            .await;
+        let (file, read) = match result {
+            Ok(Ok(opened)) => opened,
+            Ok(Err(p)) => return reply::problem(&p),
+            Err(err) => return tool_error(&err),
+        };
+        match self.held.keep(file) {
+            Ok(id) => {
+                let structured = json!({
+                    "handle": id, "note": read.note.to_json(), "content": read.text
+                });
+                let text = format!("Opened {} as handle {id}:\n{}", read.note.uri(), read.text);
+                done(text, structured)
+            }
+            Err(p) => reply::problem(&p),
+        }
+    }
+
+    /// Lets a held note go.
+    #[tool(
+        description = "Close a note that notes_open kept open.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn notes_close(&self, Parameters(args): Parameters<HandleArgs>) -> CallToolResult {
+        let id = args.handle;
+        if self.held.close(id) {
+            done(format!("Closed handle {id}."), json!({ "closed": id }))
+        } else {
+            reply::problem(&held::unknown(id))
+        }
+    }
+
+    /// Creates or replaces a note through `write_atomic` (readers see the
+    /// old text or the new, never a mix). A template set by `notes_setup`
+    /// wraps the content of new notes.
+    #[tool(
+        description = "Create a note (a .md file) inside a shared folder, or replace an existing note's text. The write is atomic.",
         annotations(
-            destructive_hint = false,
-            idempotent_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
             open_world_hint = false
         )
     )]
@@ -174,15 +249,20 @@ impl NotesServer {
         let templated = settings.template.is_some();
         let result = self
             .run_in(&scope, move |snap| {
-                notes::create(snap, &path, &content, &settings)
+                notes::write(snap, &path, &content, &settings)
             })
             .await;
-        reply::from(result, |created| {
-            let uri = created.to_uri();
+        reply::from(result, |written| {
+            let uri = written.path.to_uri();
+            let templated = templated && written.created;
+            let (did, outcome) = match written.created {
+                true => ("Created", "created"),
+                false => ("Replaced the text of", "replaced"),
+            };
             let how = if templated { " from the template" } else { "" };
             done(
-                format!("Created the note {uri}{how}"),
-                json!({ "uri": uri, "template": templated }),
+                format!("{did} the note {uri}{how}"),
+                json!({ "uri": uri, "outcome": outcome, "template": templated }),
             )
         })
         .into()
@@ -190,7 +270,7 @@ impl NotesServer {
 
     /// Deletes a note by title, after asking the user.
     #[tool(
-        description = "Delete a note by title. The user picks among several matches and confirms in a form; nothing is deleted without a yes.",
+        description = "Delete a note by title. One match is deleted; when several notes bear the title, the user picks the one to delete in a form (nothing is deleted if they decline).",
         annotations(
             destructive_hint = true,
             idempotent_hint = false,
@@ -243,17 +323,16 @@ impl NotesServer {
 }
 
 impl NotesServer {
-    /// Finds the notes titled `title`, lets the user pick one if there are
-    /// several, asks for confirmation, then applies `change` (revisions
-    /// with `initialize`: the questions are `elicitation/create` requests).
+    /// Finds the notes titled `title` and applies `change` where the user
+    /// said so (revisions with `initialize`: the questions are
+    /// `elicitation/create` requests).
     ///
-    /// Budget: one question, or two when there are several matches. Which
-    /// note and whether to destroy it are two answers: picking from a list
-    /// is not consent (the user may pick to see the path, and a checkbox
-    /// beside a list is ticked out of habit), and the confirmation then
-    /// names exactly the note that will go, path included. The second form
-    /// only follows an accepted first one, and never more than two: the
-    /// budget makes that a property of this call, not a convention.
+    /// - delete, one match: deleted (the model named it; nothing to ask);
+    /// - delete, several: one form lists them, the chosen one is deleted
+    ///   (the form says so; declining or closing it deletes nothing);
+    /// - archive: always confirmed, after a pick when there are several
+    ///   (two forms: which, then yes). The budget makes "at most that many
+    ///   questions" a property of this call, not a convention.
     async fn change(
         &self,
         change: Change,
@@ -269,9 +348,16 @@ impl NotesServer {
             Ok(Err(p)) => return reply::problem(&p),
             Err(err) => return tool_error(&err),
         };
-        let budget = if matches.len() > 1 { 2 } else { 1 };
+        let questions = change.questions(matches.len());
+        if questions == 0 {
+            let note = match matches.as_slice() {
+                [note] => note.clone(),
+                _ => return reply::problem(&no_match(&title)),
+            };
+            return self.apply(change, note, &Scope::Session).await;
+        }
         let mut ask = Elicitor::new(peer)
-            .with_budget(budget)
+            .with_budget(questions)
             .with_timeout(ANSWER_WAIT);
         let note = match matches.as_slice() {
             [] => return reply::problem(&no_match(&title)),
@@ -286,11 +372,13 @@ impl NotesServer {
                 }
             }
         };
-        let message = confirm_message(change, &note.title, &note.root, note.path.rel());
-        match ask.confirm(message, change.action()).await {
-            Ok(Outcome::Accepted(())) => {}
-            Ok(other) => return reply::nothing_done(&other, change.done()),
-            Err(err) => return err.to_tool_result(),
+        if change.confirms() {
+            let message = confirm_message(change, &note.title, &note.root, note.path.rel());
+            match ask.confirm(message, change.action()).await {
+                Ok(Outcome::Accepted(())) => {}
+                Ok(other) => return reply::nothing_done(&other, change.done()),
+                Err(err) => return err.to_tool_result(),
+            }
         }
         self.apply(change, note, &Scope::Session).await
     }
@@ -315,6 +403,48 @@ impl NotesServer {
                 json!({ "outcome": "archived", "uri": uri, "archived": archived.to_uri() }),
             ),
         }
+    }
+}
+
+impl NotesServer {
+    /// `notes_read` with a `handle`: the held note read again from its
+    /// start. A revoked handle is dropped and the refusal goes back.
+    async fn read_held(&self, id: u32) -> CallToolResult {
+        let file = match self.held.get(id) {
+            Ok(file) => file,
+            Err(p) => return reply::problem(&p),
+        };
+        let input = format!("handle {id}");
+        let result = self
+            .roots
+            .run(move |snap| notes::read_file(snap, &mut held::lock(&file), &input))
+            .await;
+        if matches!(&result, Err(err) if err.kind() == ErrorKind::ScopeLost) {
+            self.held.close(id);
+        }
+        reply::from(result, |read| {
+            let structured =
+                json!({ "handle": id, "note": read.note.to_json(), "content": read.text });
+            done(read.text, structured)
+        })
+    }
+}
+
+/// The note a `path` or a `title` names, opened (tracked) and read.
+fn open_named(
+    snap: &Snapshot<'_>,
+    path: Option<String>,
+    title: Option<String>,
+) -> Result<Result<(TrackedFile, ReadNote), Problem>, Error> {
+    if let Some(path) = path {
+        return notes::open(snap, path.as_str(), &path);
+    }
+    let title = title.unwrap_or_default();
+    match notes::matching(snap, &title).as_deref() {
+        Ok([note]) => notes::open(snap, &note.path, &note.uri()),
+        Ok([]) => Ok(Err(no_match(&title))),
+        Ok(several) => Ok(Err(ambiguous(&title, several))),
+        Err(p) => Ok(Err(p.clone())),
     }
 }
 

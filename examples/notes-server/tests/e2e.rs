@@ -1,192 +1,218 @@
-//! The notes server end to end: in-process sessions over a duplex pipe (the
-//! demo's scenes as assertions, plus argument errors, policies, sessions and
-//! timing), and the real binary over stdio.
+//! The notes server end to end over a real transport: every session here is
+//! the built `notes-server` binary, a child process spoken to over stdio by
+//! the scripted rmcp client. The demo's scenes (both transports), argument
+//! errors, policies, held notes, sessions and timing.
 
 mod common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::{Client, at, call, forms, outcome, reason, tree};
-use mcp_roots::mcp::SessionRoots;
-use mcp_roots::{EmptyRoots, ErrorKind, Roots, RootsBuilder};
-use notes_server::NotesServer;
-use notes_server::client::{self, ScriptedClient, accept, cancel, decline};
-use rmcp::ServiceExt;
-use rmcp::model::CallToolResult;
+use common::{Client, at, binary, call, forms, listed, outcome, reason, spawn, tree, uri};
+use notes_server::client::{
+    self, Connection, Event, Launch, ScriptedClient, accept, cancel, decline,
+};
+use notes_server::{MAX_HELD, demo};
+use rmcp::model::{CallToolResult, ProtocolVersion};
 use serde_json::json;
 
-/// A session whose client declares roots (the given subfolders) and, if
-/// `forms`, elicitation.
-async fn session(dir: &Path, roots: &[&str], forms: bool) -> (NotesServer, ScriptedClient, Client) {
-    session_with(
-        NotesServer::new(RootsBuilder::default()),
-        dir,
-        roots,
-        true,
-        forms,
-    )
-    .await
-}
-
-async fn session_with(
-    server: NotesServer,
-    dir: &Path,
-    roots: &[&str],
-    declare_roots: bool,
-    forms: bool,
-) -> (NotesServer, ScriptedClient, Client) {
-    let script = ScriptedClient::new(declare_roots, forms);
-    let uris: Vec<String> = roots
-        .iter()
-        .map(|r| format!("file://{}", at(dir, r)))
-        .collect();
-    script.set_roots(uris.iter().map(|u| (u.as_str(), None)));
-    let (running, client) = client::connect(server.clone(), script.clone())
-        .await
-        .unwrap();
-    // The server side lives as long as the client keeps the pipe open.
-    tokio::spawn(async move { running.waiting().await });
-    (server, script, client)
+/// A session with the default policy whose client declares roots (the
+/// given subfolders) and, if `forms`, elicitation.
+async fn session(dir: &Path, roots: &[&str], forms: bool) -> (ScriptedClient, Connection) {
+    spawn(&[], dir, roots, true, forms).await
 }
 
 async fn read_at(client: &Client, dir: &Path, rel: &str) -> CallToolResult {
     call(client, "notes_read", json!({ "path": at(dir, rel) })).await
 }
 
-#[tokio::test]
-async fn the_demo_passes() {
-    assert!(notes_server::demo::run().await);
+fn exists(dir: &Path, rel: &str) -> bool {
+    dir.join(rel).exists()
 }
 
 #[tokio::test]
-async fn happy_path_lists_and_reads() {
+async fn the_demo_passes_in_process() {
+    assert!(demo::run_with(Launch::InProcess).await);
+}
+
+#[tokio::test]
+async fn the_demo_passes_over_stdio() {
+    assert!(demo::run_with(binary()).await);
+}
+
+#[tokio::test]
+async fn happy_path_lists_reads_and_deletes_one_match() {
     let dir = tree();
-    let (_, _, c) = session(dir.path(), &["Notes", "Work"], true).await;
-    let listed = call(&c, "notes_list", json!({})).await;
-    let notes = listed.structured_content.unwrap()["notes"]
-        .as_array()
-        .unwrap()
-        .clone();
+    let (script, s) = session(dir.path(), &["Notes", "Work"], true).await;
+    let c = &s.client;
+    let notes = listed(&call(c, "notes_list", json!({})).await);
     assert_eq!(notes.len(), 5, "{notes:?}"); // the symlink is not a note
-    let read = call(&c, "notes_read", json!({ "title": "MEETING NOTES" })).await;
+    let read = call(c, "notes_read", json!({ "title": "MEETING NOTES" })).await;
     assert_eq!(client::text_of(&read), "# Meeting notes\nMonday\n");
-    let by_path = read_at(&c, dir.path(), "Work/plan.md").await;
+    let by_path = read_at(c, dir.path(), "Work/plan.md").await;
     assert_eq!(
         by_path.structured_content.unwrap()["note"]["title"],
         "Project plan"
     );
-    let several = call(&c, "notes_read", json!({ "title": "TPS report" })).await;
+    let several = call(c, "notes_read", json!({ "title": "TPS report" })).await;
     assert_eq!(reason(&several), Some("ambiguous"));
     assert_eq!(client::text_of(&several).matches("file://").count(), 3);
-}
-
-#[tokio::test]
-async fn three_matches_pick_then_confirm_deletes_exactly_that_one() {
-    let dir = tree();
-    let (_, script, c) = session(dir.path(), &["Notes"], true).await;
-    script.pick("choice", "2024");
-    script.answer(accept(json!({ "confirm": true })));
-    let result = call(&c, "notes_delete", json!({ "title": "tps REPORT" })).await;
-    assert_eq!(outcome(&result), Some("deleted"), "{result:?}");
-    assert_eq!(forms(&script), 2);
-    let left: Vec<bool> = ["2023", "2024", "2025"]
-        .map(|y| dir.path().join(format!("Notes/{y}/tps.md")).exists())
-        .to_vec();
-    assert_eq!(left, [true, false, true]);
-}
-
-#[tokio::test]
-async fn one_match_asks_one_question() {
-    let dir = tree();
-    let (_, script, c) = session(dir.path(), &["Notes"], true).await;
-    script.answer(accept(json!({ "confirm": true })));
-    let result = call(&c, "notes_delete", json!({ "title": "Meeting notes" })).await;
-    assert_eq!(outcome(&result), Some("deleted"));
-    assert_eq!(forms(&script), 1);
-    assert!(!dir.path().join("Notes/meeting.md").exists());
-    let none = call(&c, "notes_delete", json!({ "title": "Meeting notes" })).await;
+    let deleted = call(c, "notes_delete", json!({ "title": "Meeting notes" })).await;
+    assert_eq!(outcome(&deleted), Some("deleted"), "{deleted:?}");
+    assert_eq!(forms(&script), 0, "one match: nothing to ask");
+    assert!(!exists(dir.path(), "Notes/meeting.md"));
+    let none = call(c, "notes_delete", json!({ "title": "Meeting notes" })).await;
     assert_eq!(reason(&none), Some("no_match"));
+    assert!(s.close().await);
 }
 
 #[tokio::test]
-async fn writes_stay_inside_and_never_replace() {
+async fn three_matches_one_form_deletes_exactly_the_chosen_one() {
     let dir = tree();
-    let (_, _, c) = session(dir.path(), &["Notes"], true).await;
+    let (script, s) = session(dir.path(), &["Notes"], true).await;
+    script.pick("choice", "2024");
+    let result = call(&s.client, "notes_delete", json!({ "title": "tps REPORT" })).await;
+    assert_eq!(outcome(&result), Some("deleted"), "{result:?}");
+    assert_eq!(forms(&script), 1);
+    let left = ["2023", "2024", "2025"].map(|y| exists(dir.path(), &format!("Notes/{y}/tps.md")));
+    assert_eq!(left, [true, false, true]);
+    // Declined or closed: nothing deleted.
+    for answer in [decline(), cancel()] {
+        script.answer(answer);
+        let kept = call(&s.client, "notes_delete", json!({ "title": "TPS report" })).await;
+        assert!(matches!(outcome(&kept), Some("declined" | "cancelled")));
+    }
+    assert!(exists(dir.path(), "Notes/2023/tps.md") && exists(dir.path(), "Notes/2025/tps.md"));
+}
+
+#[tokio::test]
+async fn writes_create_then_replace_and_stay_inside() {
+    let dir = tree();
+    let (_, s) = session(dir.path(), &["Notes"], true).await;
+    let c = &s.client;
     let new = at(dir.path(), "Notes/ideas.md");
     let created = call(
-        &c,
+        c,
         "notes_write",
         json!({ "path": new, "content": "# Ideas\n" }),
     )
     .await;
-    assert_eq!(created.is_error, Some(false), "{created:?}");
-    let again = call(&c, "notes_write", json!({ "path": new, "content": "x" })).await;
-    assert_eq!(reason(&again), Some("already_exists"));
+    assert_eq!(outcome(&created), Some("created"), "{created:?}");
+    let replaced = call(
+        c,
+        "notes_write",
+        json!({ "path": new, "content": "# Ideas\n2\n" }),
+    )
+    .await;
+    assert_eq!(outcome(&replaced), Some("replaced"), "{replaced:?}");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("Notes/ideas.md")).unwrap(),
-        "# Ideas\n"
+        "# Ideas\n2\n"
     );
     for path in [
         at(dir.path(), "Secret/leak.md"),
-        format!("file://{}", at(dir.path(), "Notes/../Secret/leak.md")),
-        at(dir.path(), "Notesx/leak.md"), // a prefix sibling
+        uri(dir.path(), "Notes/../Secret/leak.md"),
+        at(dir.path(), "Notesx/leak.md"),     // a prefix sibling
+        at(dir.path(), "Notes/passwords.md"), // the planted symlink
     ] {
-        let refused = call(&c, "notes_write", json!({ "path": path, "content": "x" })).await;
+        let refused = call(c, "notes_write", json!({ "path": path, "content": "x" })).await;
         assert_eq!(refused.is_error, Some(true));
         assert_eq!(reason(&refused), Some("outside_roots"), "{path}");
         assert!(client::text_of(&refused).starts_with("Refused (outside_roots)"));
     }
-    assert!(!dir.path().join("Secret/leak.md").exists());
-    let link = read_at(&c, dir.path(), "Notes/passwords.md").await;
+    assert!(!exists(dir.path(), "Secret/leak.md"));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("Secret/passwords.md")).unwrap(),
+        "hunter2\n"
+    );
+    let link = read_at(c, dir.path(), "Notes/passwords.md").await;
     assert_eq!(reason(&link), Some("outside_roots"));
     let txt = call(
-        &c,
+        c,
         "notes_write",
         json!({ "path": at(dir.path(), "Notes/a.txt"), "content": "" }),
     )
     .await;
     assert_eq!(reason(&txt), Some("not_a_note"));
-    assert!(!dir.path().join("Notes/a.txt").exists());
+    assert!(!exists(dir.path(), "Notes/a.txt"));
 }
 
 #[tokio::test]
-async fn a_removed_root_revokes_handles_and_refuses_paths() {
+async fn a_removed_root_revokes_held_notes_and_refuses_paths() {
     let dir = tree();
-    let (server, script, c) = session(dir.path(), &["Notes", "Work"], true).await;
-    call(&c, "notes_list", json!({})).await; // the first answer is in
-    let roots: Roots = server.session().roots().clone();
-    let held = roots.load().open(&at(dir.path(), "Work/plan.md")).unwrap();
-    let journal = format!("file://{}", at(dir.path(), "Journal"));
-    script.set_roots([(journal.as_str(), Some("Journal"))]);
-    let generation = roots.generation();
+    let (script, s) = session(dir.path(), &["Notes", "Work"], true).await;
+    let c = &s.client;
+    let plan = call(
+        c,
+        "notes_open",
+        json!({ "path": at(dir.path(), "Work/plan.md") }),
+    )
+    .await;
+    let plan = plan.structured_content.unwrap()["handle"].as_u64().unwrap();
+    let meeting = call(c, "notes_open", json!({ "title": "meeting notes" })).await;
+    let meeting = meeting.structured_content.unwrap()["handle"]
+        .as_u64()
+        .unwrap();
+    let journal = uri(dir.path(), "Journal");
+    let notes = uri(dir.path(), "Notes");
+    script.set_roots([(notes.as_str(), None), (journal.as_str(), None)]);
     c.notify_roots_list_changed().await.unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while roots.generation() == generation && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(1)).await;
-    }
-    assert_eq!(held.revoked(), Some(ErrorKind::ScopeLost));
-    let refused = read_at(&c, dir.path(), "Work/plan.md").await;
+    assert!(script.roots_answered(2, Duration::from_secs(5)).await);
+    let revoked = call(c, "notes_read", json!({ "handle": plan })).await;
+    assert_eq!(reason(&revoked), Some("scope_lost"), "{revoked:?}");
+    let kept = call(c, "notes_read", json!({ "handle": meeting })).await;
+    assert_eq!(client::text_of(&kept), "# Meeting notes\nMonday\n");
+    let refused = read_at(c, dir.path(), "Work/plan.md").await;
     assert_eq!(reason(&refused), Some("outside_roots"));
-    let read = call(&c, "notes_read", json!({ "title": "today" })).await; // no heading: file name
+    let read = call(c, "notes_read", json!({ "title": "today" })).await; // no heading: file name
     assert_eq!(client::text_of(&read), "no heading\n");
+}
+
+#[tokio::test]
+async fn a_held_note_follows_its_file_and_the_table_is_bounded() {
+    let dir = tree();
+    let (_, s) = session(dir.path(), &["Notes"], true).await;
+    let c = &s.client;
+    let opened = call(c, "notes_open", json!({ "title": "Meeting notes" })).await;
+    let handle = opened.structured_content.unwrap()["handle"]
+        .as_u64()
+        .unwrap();
+    std::fs::rename(
+        dir.path().join("Notes/meeting.md"),
+        dir.path().join("Notes/2023/moved.md"),
+    )
+    .unwrap();
+    let again = call(c, "notes_read", json!({ "handle": handle })).await;
+    let note = &again.structured_content.unwrap()["note"];
+    assert_eq!(note["path"], "2023/moved.md");
+    let closed = call(c, "notes_close", json!({ "handle": handle })).await;
+    assert_eq!(closed.is_error, Some(false));
+    let gone = call(c, "notes_read", json!({ "handle": handle })).await;
+    assert_eq!(reason(&gone), Some("unknown_handle"));
+    let path = at(dir.path(), "Notes/2024/tps.md");
+    for _ in 0..MAX_HELD {
+        let held = call(c, "notes_open", json!({ "path": path })).await;
+        assert_eq!(held.is_error, Some(false), "{held:?}");
+    }
+    let full = call(c, "notes_open", json!({ "path": path })).await;
+    assert_eq!(reason(&full), Some("too_many_open"));
 }
 
 #[tokio::test]
 async fn without_elicitation_nothing_is_asked_and_nothing_changes() {
     let dir = tree();
-    let (_, script, c) = session(dir.path(), &["Notes"], false).await;
+    let (script, s) = session(dir.path(), &["Notes"], false).await;
     for (tool, title) in [
         ("notes_archive", "Meeting notes"),
-        ("notes_delete", "TPS report"),
+        ("notes_delete", "TPS report"), // three matches: needs a pick
     ] {
-        let result = call(&c, tool, json!({ "title": title })).await;
+        let result = call(&s.client, tool, json!({ "title": title })).await;
         assert_eq!(reason(&result), Some("elicitation_unsupported"), "{tool}");
         assert!(client::text_of(&result).contains("cannot show forms"));
     }
     assert_eq!(forms(&script), 0);
-    assert!(dir.path().join("Notes/meeting.md").exists());
-    assert!(dir.path().join("Notes/2023/tps.md").exists());
+    assert!(exists(dir.path(), "Notes/meeting.md"));
+    assert!(exists(dir.path(), "Notes/2023/tps.md"));
 }
 
 #[tokio::test]
@@ -194,23 +220,22 @@ async fn decline_and_cancel_change_nothing_then_archive_under_a_free_name() {
     let dir = tree();
     std::fs::create_dir(dir.path().join("Notes/archive")).unwrap();
     std::fs::write(dir.path().join("Notes/archive/meeting.md"), "older").unwrap();
-    let (_, script, c) = session(dir.path(), &["Notes"], true).await;
+    let (script, s) = session(dir.path(), &["Notes"], true).await;
+    let c = &s.client;
     let archive = json!({ "title": "Meeting notes" });
-    for (answer, expected) in [(decline(), "declined"), (cancel(), "cancelled")] {
+    for (answer, expected) in [
+        (decline(), "declined"),
+        (cancel(), "cancelled"),
+        (accept(json!({ "confirm": false })), "declined"),
+    ] {
         script.answer(answer);
-        assert_eq!(
-            outcome(&call(&c, "notes_archive", archive.clone()).await),
-            Some(expected)
-        );
+        let result = call(c, "notes_archive", archive.clone()).await;
+        assert_eq!(outcome(&result), Some(expected));
     }
-    script.answer(cancel()); // at the choice among three
-    let cancelled = call(&c, "notes_delete", json!({ "title": "TPS report" })).await;
-    assert_eq!(outcome(&cancelled), Some("cancelled"));
     assert_eq!(forms(&script), 3);
-    assert!(dir.path().join("Notes/meeting.md").exists());
-    assert!(dir.path().join("Notes/2023/tps.md").exists());
+    assert!(exists(dir.path(), "Notes/meeting.md"));
     script.answer(accept(json!({ "confirm": true })));
-    let archived = call(&c, "notes_archive", archive).await;
+    let archived = call(c, "notes_archive", archive).await;
     assert_eq!(outcome(&archived), Some("archived"), "{archived:?}");
     let moved = dir.path().join("Notes/archive/meeting (2).md");
     assert_eq!(
@@ -222,84 +247,87 @@ async fn decline_and_cancel_change_nothing_then_archive_under_a_free_name() {
         "older"
     );
     // Archived notes no longer match.
-    let again = call(&c, "notes_archive", json!({ "title": "Meeting notes" })).await;
+    let again = call(c, "notes_archive", json!({ "title": "Meeting notes" })).await;
     assert_eq!(reason(&again), Some("no_match"));
 }
 
 #[tokio::test]
 async fn malformed_arguments_are_tool_errors() {
     let dir = tree();
-    let (_, _, c) = session(dir.path(), &["Notes"], true).await;
+    let (_, s) = session(dir.path(), &["Notes"], true).await;
+    let c = &s.client;
     let missing = call(
-        &c,
+        c,
         "notes_write",
         json!({ "path": at(dir.path(), "Notes/x.md") }),
     )
     .await;
     assert_eq!(missing.is_error, Some(true));
     assert!(client::text_of(&missing).contains("content"), "{missing:?}");
-    let both = call(&c, "notes_read", json!({ "path": "/x.md", "title": "x" })).await;
-    assert_eq!(reason(&both), Some("invalid_arguments"));
-    let relative = call(&c, "notes_read", json!({ "path": "Notes/meeting.md" })).await;
+    let wrong_type = call(c, "notes_read", json!({ "handle": "one" })).await;
+    assert_eq!(wrong_type.is_error, Some(true), "{wrong_type:?}");
+    for args in [
+        json!({ "path": "/x.md", "title": "x" }),
+        json!({ "title": "x", "handle": 1 }),
+        json!({}),
+    ] {
+        let result = call(c, "notes_read", args.clone()).await;
+        assert_eq!(reason(&result), Some("invalid_arguments"), "{args}");
+    }
+    let relative = call(c, "notes_read", json!({ "path": "Notes/meeting.md" })).await;
     assert_eq!(reason(&relative), Some("not_absolute"));
-    let bad_uri = call(&c, "notes_read", json!({ "path": "file:///a%2Fb.md" })).await;
+    let bad_uri = call(c, "notes_read", json!({ "path": "file:///a%2Fb.md" })).await;
     assert_eq!(reason(&bad_uri), Some("invalid_uri"));
+    let unknown = call(c, "notes_close", json!({ "handle": 7 })).await;
+    assert_eq!(reason(&unknown), Some("unknown_handle"));
+    assert!(exists(dir.path(), "Notes/meeting.md"));
 }
 
 #[tokio::test]
 async fn a_client_without_roots_gets_the_policy() {
     let dir = tree();
-    let deny = NotesServer::new(RootsBuilder::default());
-    let (_, script, c) = session_with(deny, dir.path(), &["Notes"], false, true).await;
-    assert_eq!(
-        reason(&call(&c, "notes_list", json!({})).await),
-        Some("no_roots")
-    );
+    let (script, s) = spawn(&[], dir.path(), &["Notes"], false, true).await;
+    let none = call(&s.client, "notes_list", json!({})).await;
+    assert_eq!(reason(&none), Some("no_roots"));
     assert_eq!(script.roots_requests(), 0);
-    let policy = Roots::builder()
-        .ceiling([at(dir.path(), "Work")])
-        .empty_roots(EmptyRoots::Ceiling);
-    let (_, _, c) = session_with(NotesServer::new(policy), dir.path(), &[], false, true).await;
-    let listed = call(&c, "notes_list", json!({})).await;
-    assert!(
-        client::text_of(&listed).starts_with("1 notes:"),
-        "{listed:?}"
-    );
-    let outside = read_at(&c, dir.path(), "Notes/meeting.md").await;
+    let work = at(dir.path(), "Work");
+    let args = ["--ceiling", work.as_str(), "--ceiling-without-roots"];
+    let (_, s) = spawn(&args, dir.path(), &[], false, true).await;
+    let notes = listed(&call(&s.client, "notes_list", json!({})).await);
+    assert_eq!(notes, [uri(dir.path(), "Work/plan.md")]);
+    let outside = read_at(&s.client, dir.path(), "Notes/meeting.md").await;
     assert_eq!(reason(&outside), Some("outside_roots"));
 }
 
 #[tokio::test]
 async fn two_sessions_with_disjoint_roots_stay_apart() {
     let dir = tree();
-    let (_, _, a) = session(dir.path(), &["Notes"], true).await;
-    let (_, _, b) = session(dir.path(), &["Work"], true).await;
+    let (_, a) = session(dir.path(), &["Notes"], true).await;
+    let (_, b) = session(dir.path(), &["Work"], true).await;
     let plan = json!({ "path": at(dir.path(), "Work/plan.md") });
+    let refused = call(&a.client, "notes_read", plan.clone()).await;
+    assert_eq!(reason(&refused), Some("outside_roots"));
     assert_eq!(
-        reason(&call(&a, "notes_read", plan.clone()).await),
-        Some("outside_roots")
+        call(&b.client, "notes_read", plan).await.is_error,
+        Some(false)
     );
-    assert_eq!(call(&b, "notes_read", plan).await.is_error, Some(false));
     let meeting = json!({ "path": at(dir.path(), "Notes/meeting.md") });
-    assert_eq!(
-        reason(&call(&b, "notes_read", meeting).await),
-        Some("outside_roots")
-    );
+    let refused = call(&b.client, "notes_read", meeting).await;
+    assert_eq!(reason(&refused), Some("outside_roots"));
+    assert!(a.close().await && b.close().await);
 }
 
 #[tokio::test]
 async fn tool_calls_wait_for_a_late_first_answer_and_time_out_without_one() {
     let dir = tree();
-    let quick = SessionRoots::new(RootsBuilder::default())
-        .with_timeouts(Duration::from_millis(150), Duration::from_secs(10));
-    let server = NotesServer::with_session(quick);
     let script = ScriptedClient::new(true, true);
     script.delay_roots_answer(Duration::from_secs(3)); // longer than the wait
-    let uri = format!("file://{}", at(dir.path(), "Notes"));
-    script.set_roots([(uri.as_str(), None)]);
-    let (_s, c) = client::connect(server, script).await.unwrap();
+    let notes = uri(dir.path(), "Notes");
+    script.set_roots([(notes.as_str(), None)]);
+    let quick = binary().with_args(["--roots-wait", "0.15"]);
+    let s = quick.connect(script).await.unwrap();
     let started = Instant::now();
-    let result = call(&c, "notes_list", json!({})).await;
+    let result = call(&s.client, "notes_list", json!({})).await;
     assert_eq!(reason(&result), Some("no_roots"));
     assert!(
         started.elapsed() < Duration::from_secs(2),
@@ -308,36 +336,78 @@ async fn tool_calls_wait_for_a_late_first_answer_and_time_out_without_one() {
     );
 
     let late = ScriptedClient::new(true, true);
-    late.delay_roots_answer(Duration::from_millis(200));
-    late.set_roots([(uri.as_str(), None)]);
-    let server = NotesServer::new(RootsBuilder::default());
-    let (_s, c) = client::connect(server, late.clone()).await.unwrap();
-    let listed = call(&c, "notes_list", json!({})).await;
+    late.delay_roots_answer(Duration::from_millis(300));
+    late.set_roots([(notes.as_str(), None)]);
+    let s = binary().connect(late.clone()).await.unwrap();
+    let listed = call(&s.client, "notes_list", json!({})).await;
     assert_eq!(listed.is_error, Some(false), "{listed:?}");
     assert_eq!(late.roots_requests(), 1);
 }
 
 #[tokio::test]
-async fn the_binary_serves_stdio() {
+async fn a_delayed_first_answer_is_overtaken_by_a_newer_one() {
     let dir = tree();
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_notes-server"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let io = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
     let script = ScriptedClient::new(true, true);
-    let uri = format!("file://{}", at(dir.path(), "Notes"));
-    script.set_roots([(uri.as_str(), Some("Notes"))]);
-    let c = script.clone().serve(io).await.unwrap();
-    let listed = call(&c, "notes_list", json!({})).await;
-    assert!(
-        client::text_of(&listed).starts_with("4 notes:"),
-        "{listed:?}"
-    );
-    assert_eq!(script.roots_requests(), 1);
-    c.cancel().await.unwrap();
-    let status = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
-    assert!(status.unwrap().unwrap().success());
+    script.delay_roots_answer(Duration::from_millis(800));
+    let (notes, work) = (uri(dir.path(), "Notes"), uri(dir.path(), "Work"));
+    script.set_roots([(notes.as_str(), None)]);
+    let s = binary().connect(script.clone()).await.unwrap();
+    // The first roots/list has arrived (it will answer Notes, late); the
+    // user now shares Work instead and says so while that answer is out.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while script.roots_requests() < 1 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    script.set_roots([(work.as_str(), None)]);
+    s.client.notify_roots_list_changed().await.unwrap();
+    // A call made now must not be served by the late answer: it waits for
+    // the re-list that the notification started.
+    let now = listed(&call(&s.client, "notes_list", json!({})).await);
+    assert_eq!(now, [uri(dir.path(), "Work/plan.md")]);
+    assert_eq!(script.roots_requests(), 2);
+    // The late answer (Notes) came first and the newer one (Work) after it;
+    // nothing later brings Notes back.
+    let answers: Vec<Vec<String>> = script
+        .take_events()
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::RootsListed(uris) => Some(uris),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(answers, [vec![notes.clone()], vec![work.clone()]]);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let later = listed(&call(&s.client, "notes_list", json!({})).await);
+    assert_eq!(later, [uri(dir.path(), "Work/plan.md")]);
+}
+
+#[tokio::test]
+async fn notes_stay_open_only_where_roots_live_in_the_session() {
+    let dir = tree();
+    let script = ScriptedClient::new(true, true).speaking(ProtocolVersion::V_2026_07_28);
+    let notes = uri(dir.path(), "Notes");
+    script.set_roots([(notes.as_str(), None)]);
+    let s = binary().connect_modern(script).await.unwrap();
+    let refused = call(&s.client, "notes_open", json!({ "title": "Meeting notes" })).await;
+    assert_eq!(reason(&refused), Some("not_on_this_revision"));
+    let read = call(&s.client, "notes_read", json!({ "title": "Meeting notes" })).await;
+    assert_eq!(client::text_of(&read), "# Meeting notes\nMonday\n");
+}
+
+#[test]
+fn the_binary_refuses_bad_arguments() {
+    for args in [
+        &["--bogus"][..],
+        &["--roots-wait", "soon"],
+        &["--ceiling"],
+        &["demo", "x"],
+    ] {
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_notes-server"))
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(2), "{args:?}");
+    }
 }

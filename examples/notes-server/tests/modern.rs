@@ -116,15 +116,15 @@ async fn a_client_without_roots_gets_the_policy() {
     assert_eq!(listed(&result), [uri(dir.path(), "Work/plan.md")]);
     // A confirmation comes alone: no roots request to a client without roots.
     script.answer(accept(json!({ "confirm": true })));
-    let deleted = call(&c, "notes_delete", json!({ "title": "Project plan" })).await;
-    assert_eq!(outcome(&deleted), Some("deleted"), "{deleted:?}");
+    let archived = call(&c, "notes_archive", json!({ "title": "Project plan" })).await;
+    assert_eq!(outcome(&archived), Some("archived"), "{archived:?}");
     assert_eq!(forms(&script), 1);
     assert_eq!(script.roots_requests(), 0, "not asked: no roots declared");
-    assert!(!dir.path().join("Work/plan.md").exists());
+    assert!(dir.path().join("Work/archive/plan.md").exists());
 }
 
 #[tokio::test]
-async fn delete_confirms_through_input_responses() {
+async fn archive_confirms_through_input_responses() {
     let dir = tree();
     let server = NotesServer::new(RootsBuilder::default());
     let (script, c) = modern(&server, true, true).await;
@@ -135,15 +135,15 @@ async fn delete_confirms_through_input_responses() {
         (accept(json!({ "confirm": false })), "declined"),
     ] {
         script.answer(answer);
-        let kept = call(&c, "notes_delete", meeting.clone()).await;
+        let kept = call(&c, "notes_archive", meeting.clone()).await;
         assert_eq!(outcome(&kept), Some(expected), "{kept:?}");
         assert!(dir.path().join("Notes/meeting.md").exists());
     }
     script.take_events();
     script.answer(accept(json!({ "confirm": true })));
-    let deleted = call(&c, "notes_delete", meeting).await;
-    assert_eq!(outcome(&deleted), Some("deleted"), "{deleted:?}");
-    assert!(!dir.path().join("Notes/meeting.md").exists());
+    let archived = call(&c, "notes_archive", meeting).await;
+    assert_eq!(outcome(&archived), Some("archived"), "{archived:?}");
+    assert!(dir.path().join("Notes/archive/meeting.md").exists());
     let events = script.take_events();
     // Round 1: roots; round 2: roots + the confirmation naming the note.
     assert_eq!(roots_answers(&events), 2);
@@ -153,6 +153,40 @@ async fn delete_confirms_through_input_responses() {
     };
     assert!(message.contains("Notes: meeting.md)"), "{message}");
     assert_eq!(server.session().roots().generation(), 0);
+}
+
+#[tokio::test]
+async fn delete_takes_one_match_at_once_and_one_pick_among_several() {
+    let dir = tree();
+    let server = NotesServer::new(RootsBuilder::default());
+    let (script, c) = modern(&server, true, true).await;
+    share(&script, dir.path(), &["Notes"]);
+    let deleted = call(&c, "notes_delete", json!({ "title": "Meeting notes" })).await;
+    assert_eq!(outcome(&deleted), Some("deleted"), "{deleted:?}");
+    let events = script.take_events();
+    assert_eq!(
+        (
+            roots_answers(&events),
+            count(&events, |e| matches!(e, Event::Form { .. }))
+        ),
+        (1, 0)
+    );
+    assert!(!dir.path().join("Notes/meeting.md").exists());
+    script.pick("choice", "2025");
+    let picked = call(&c, "notes_delete", json!({ "title": "TPS report" })).await;
+    assert_eq!(outcome(&picked), Some("deleted"), "{picked:?}");
+    let events = script.take_events();
+    // Round 1: roots; round 2: roots + which one; then deleted.
+    assert_eq!(
+        (
+            roots_answers(&events),
+            count(&events, |e| matches!(e, Event::Form { .. }))
+        ),
+        (2, 1)
+    );
+    let left =
+        ["2023", "2024", "2025"].map(|y| dir.path().join(format!("Notes/{y}/tps.md")).exists());
+    assert_eq!(left, [true, true, false]);
 }
 
 #[tokio::test]
@@ -187,8 +221,8 @@ async fn without_forms_nothing_is_asked_and_nothing_changes() {
     let (script, c) = modern(&server, true, false).await;
     share(&script, dir.path(), &["Notes"]);
     for (tool, title) in [
-        ("notes_delete", "Meeting notes"),
-        ("notes_archive", "TPS report"),
+        ("notes_delete", "TPS report"), // three matches: needs a pick
+        ("notes_archive", "Meeting notes"),
     ] {
         let result = call(&c, tool, json!({ "title": title })).await;
         assert_eq!(reason(&result), Some("elicitation_unsupported"), "{tool}");

@@ -9,6 +9,7 @@
 //! requests through the same handlers.
 
 pub mod browser;
+mod launch;
 mod session;
 
 use std::collections::VecDeque;
@@ -28,6 +29,7 @@ use serde_json::Value;
 use tokio::task::JoinHandle;
 
 use self::browser::{Step, Visit};
+pub use self::launch::{Connection, Launch};
 pub use self::session::{ModernSession, Session, call, connect, connect_modern, text_of};
 
 /// What the client saw, in order.
@@ -71,6 +73,7 @@ struct Script {
     completed: Mutex<Vec<String>>,
     events: Mutex<Vec<Event>>,
     roots_requests: AtomicUsize,
+    roots_answered: AtomicUsize,
 }
 
 /// What the scripted user does with a URL elicitation.
@@ -198,6 +201,21 @@ impl ScriptedClient {
     pub fn roots_requests(&self) -> usize {
         self.script.roots_requests.load(Ordering::SeqCst)
     }
+
+    /// Waits (at most `within`) until `count` `roots/list` requests were
+    /// answered in all; whether they were. A tool call sent after this
+    /// sees those roots: the server waits for a re-list it started before
+    /// it works.
+    pub async fn roots_answered(&self, count: usize, within: Duration) -> bool {
+        let deadline = Instant::now() + within;
+        while self.script.roots_answered.load(Ordering::SeqCst) < count {
+            if Instant::now() > deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        true
+    }
 }
 
 /// A scripted answer.
@@ -269,6 +287,7 @@ impl ClientHandler for ScriptedClient {
         }
         let uris = roots.iter().map(|(uri, _)| uri.clone()).collect();
         lock(&self.script.events).push(Event::RootsListed(uris));
+        self.script.roots_answered.fetch_add(1, Ordering::SeqCst);
         let roots = roots.into_iter().map(|(uri, name)| {
             let root = rmcp::model::Root::new(uri);
             match name {

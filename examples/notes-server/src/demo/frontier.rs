@@ -3,12 +3,10 @@
 //! 2026-07-28 session whose roots and forms travel in input-required
 //! results.
 
-use mcp_roots::RootsBuilder;
 use rmcp::model::{CallToolResult, ProtocolVersion};
 use serde_json::{Value, json};
 
 use super::{Demo, reason};
-use crate::NotesServer;
 use crate::client::browser::{Step, Visit};
 use crate::client::{self, Event, ScriptedClient, UrlAnswer, accept};
 
@@ -22,7 +20,7 @@ pub(crate) async fn url_setup(demo: &mut Demo) {
         "(g) First-run setup in the browser (URL-mode elicitation)",
         "notes_setup sends the user to a one-time page on 127.0.0.1. The scripted browser tries a wrong token, opens the page, submits a template (adding roots and ceiling fields the page does not offer), then submits again.",
     );
-    let generation = demo.server().session().roots().generation();
+    let listed_before = demo.script().roots_requests();
     demo.script().answer_url(UrlAnswer::Accept(vec![
         Step::open().with_wrong_token(),
         Step::open(),
@@ -69,12 +67,11 @@ pub(crate) async fn url_setup(demo: &mut Demo) {
     demo.check(
         "the template is set; roots and ceiling fields ignored",
         structured["outcome"] == "configured"
-            && demo.server().preferences().get().template.as_deref() == Some(TEMPLATE)
             && structured["ignored"] == json!(["ceiling", "roots"]),
     );
     demo.check(
-        "the roots did not change (same generation)",
-        demo.server().session().roots().generation() == generation,
+        "the roots did not change (no roots/list since)",
+        demo.script().roots_requests() == listed_before,
     );
     let inbox = demo.path("Notes/inbox.md");
     let content = "# Inbox\n\nCall the printer people.\n";
@@ -113,12 +110,11 @@ pub(crate) async fn url_guard(demo: &mut Demo) {
     ];
     for (label, script, why) in clients {
         demo.say(&format!("client: {label}"));
-        let server = NotesServer::new(RootsBuilder::default());
-        let (running, client) = match client::connect(server, script.clone()).await {
+        let session = match demo.connect(script.clone()).await {
             Ok(session) => session,
             Err(err) => return demo.check(&format!("session connected ({err})"), false),
         };
-        let result = client::call(&client, "notes_setup", json!({})).await;
+        let result = client::call(&session.client, "notes_setup", json!({})).await;
         let result = demo.show(&script, "notes_setup", &json!({}), result);
         demo.check(
             &format!("url_elicitation_unsupported: {why:?}; nothing sent"),
@@ -129,8 +125,8 @@ pub(crate) async fn url_guard(demo: &mut Demo) {
                     .iter()
                     .any(|e| matches!(e, Event::Url { .. } | Event::Form { .. })),
         );
-        let _ = client.cancel().await;
-        let _ = running.cancel().await;
+        let clean = session.close().await;
+        demo.check(&format!("{label}: the session ended cleanly"), clean);
     }
 }
 
@@ -141,17 +137,17 @@ pub(crate) async fn modern(demo: &mut Demo) {
         "(i) The 2026-07-28 revision",
         "A session without initialize (server/discover). Each tool call answers its first round with an input-required result asking for roots; the client retries with them. The roots belong to that request only.",
     );
-    let server = NotesServer::new(RootsBuilder::default());
     let script = ScriptedClient::new(true, true).speaking(ProtocolVersion::V_2026_07_28);
     let (notes, work) = (demo.uri("Notes"), demo.uri("Work"));
     script.set_roots([(notes.as_str(), Some("Notes"))]);
-    let (pending, client) = match client::connect_modern(server.clone(), script.clone()).await {
+    let session = match demo.connect_modern(script.clone()).await {
         Ok(session) => session,
         Err(err) => return demo.check(&format!("discovered ({err})"), false),
     };
+    let client = &session.client;
     demo.say("server/discover → 2026-07-28 served; no initialize, no roots/list request");
     demo.say("(here each '⇠ roots/list answered' is an input response: it rides in the retried tools/call)");
-    let listed = client::call(&client, "notes_list", json!({})).await;
+    let listed = client::call(client, "notes_list", json!({})).await;
     let listed = demo.show(&script, "notes_list", &json!({}), listed);
     demo.check(
         "round 1 asked for roots; the listing covers Notes only",
@@ -159,35 +155,29 @@ pub(crate) async fn modern(demo: &mut Demo) {
     );
     demo.say("the user now shares Work instead (no list_changed: the next call brings it)");
     script.set_roots([(work.as_str(), Some("Work"))]);
-    let listed = client::call(&client, "notes_list", json!({})).await;
+    let listed = client::call(client, "notes_list", json!({})).await;
     let listed = demo.show(&script, "notes_list", &json!({}), listed);
     demo.check(
         "the next call sees Work only",
         all_under(&listed, &work) && count(&listed) == 1,
     );
-    demo.check(
-        "nothing was installed in the session's roots (generation 0)",
-        server.session().roots().generation() == 0,
-    );
     script.answer(accept(json!({ "confirm": true })));
     let args = json!({ "title": "Project plan" });
-    let deleted = client::call(&client, "notes_delete", args.clone()).await;
-    let deleted = demo.show(&script, "notes_delete", &args, deleted);
+    let archived = client::call(client, "notes_archive", args.clone()).await;
+    let archived = demo.show(&script, "notes_archive", &args, archived);
     demo.check(
-        "roots, then roots + confirmation as input requests; the note deleted",
+        "roots, then roots + confirmation as input requests; the note archived",
         roots_answers(demo) == 2
             && demo.forms() == 1
-            && deleted
+            && archived
                 .structured_content
                 .as_ref()
                 .map(|s| s["outcome"].clone())
-                == Some(json!("deleted"))
+                == Some(json!("archived"))
+            && demo.exists("Work/archive/plan.md")
             && !demo.exists("Work/plan.md"),
     );
-    let _ = client.cancel().await;
-    if let Ok(Ok(running)) = pending.await {
-        let _ = running.cancel().await;
-    }
+    demo.check("the session ended cleanly", session.close().await);
 }
 
 fn roots_answers(demo: &Demo) -> usize {

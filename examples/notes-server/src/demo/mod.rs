@@ -1,9 +1,12 @@
-//! The scripted demo: a notes tree in a temporary directory, the server and
-//! a scripted client in one process (over an in-memory pipe), and nine scenes
-//! printed as a transcript: six on roots and forms (`scenes`), three on
-//! the protocol frontier (`frontier`: URL-mode setup with a scripted
-//! browser, clients that cannot take a URL, the 2026-07-28 revision). Every
-//! scene checks itself; [`run`] is `true` only if all checks passed.
+//! The scripted demo: a notes tree in a temporary directory, a scripted
+//! client, and nine scenes printed as a transcript: six on roots and forms
+//! (`scenes`), three on the protocol frontier (`frontier`: URL-mode setup
+//! with a scripted browser, clients that cannot take a URL, the 2026-07-28
+//! revision). Every scene checks itself with what a client sees and what is
+//! on disk, never with the server's insides, so the same scenes run against
+//! a server in this process ([`run`], the README's first command) and
+//! against the built binary over stdio ([`run_with`], the end-to-end tests).
+//! The result is `true` only if all checks passed.
 
 mod frontier;
 mod scenes;
@@ -11,14 +14,14 @@ mod scenes;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use mcp_roots::RootsBuilder;
 use rmcp::RoleClient;
 use rmcp::model::CallToolResult;
 use rmcp::service::RunningService;
 use serde_json::Value;
 
-use crate::NotesServer;
-use crate::client::{self, Event, ScriptedClient, Session};
+use crate::client::{self, Connection, Event, Launch, ScriptedClient};
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// The notes tree: `(path below the temporary directory, content)`.
 const TREE: &[(&str, &str)] = &[
@@ -34,6 +37,7 @@ const TREE: &[(&str, &str)] = &[
         "Notes/2025/tps-report.md",
         "# TPS report\n\nQ4 2025: all sheets filed.\n",
     ),
+    ("Notes/draft.md", "# Draft\n\nTo be thrown away.\n"),
     (
         "Notes/meeting.md",
         "# Meeting notes\n\nMonday: agree on the cover sheets.\n",
@@ -46,10 +50,17 @@ const TREE: &[(&str, &str)] = &[
     ("Secret/passwords.md", "# Secrets\n\nhunter2\n"),
 ];
 
-/// Plays every scene and prints the transcript to stdout.
+/// Plays every scene against a server in this process and prints the
+/// transcript to stdout.
 pub async fn run() -> bool {
+    run_with(Launch::InProcess).await
+}
+
+/// Plays every scene against servers started by `launch` (one per
+/// session) and prints the transcript to stdout.
+pub async fn run_with(launch: Launch) -> bool {
     let started = Instant::now();
-    let mut demo = match Demo::start().await {
+    let mut demo = match Demo::start(launch).await {
         Ok(demo) => demo,
         Err(err) => {
             println!("could not start the demo: {err}");
@@ -72,9 +83,9 @@ pub async fn run() -> bool {
 pub(crate) struct Demo {
     dir: tempfile::TempDir,
     tmp: String,
-    server: NotesServer,
+    launch: Launch,
     script: ScriptedClient,
-    session: Option<Session>,
+    main: Option<Connection>,
     /// Forms the last call caused.
     forms: usize,
     /// Everything the last call caused.
@@ -84,7 +95,7 @@ pub(crate) struct Demo {
 }
 
 impl Demo {
-    async fn start() -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+    async fn start(launch: Launch) -> Result<Self, BoxError> {
         let dir = tempfile::tempdir()?;
         for (rel, text) in TREE {
             let path = dir.path().join(rel);
@@ -101,13 +112,13 @@ impl Demo {
             .to_str()
             .ok_or("temporary path is not UTF-8")?
             .to_owned();
-        println!("notes-server demo: an MCP server and a scripted client in one process");
+        println!("notes-server demo: an MCP server and a scripted client");
+        println!("server: {}", launch.describe());
         println!("notes tree in $TMP = {tmp}:");
         for (rel, _) in TREE {
             println!("  $TMP/{rel}");
         }
         println!("  $TMP/Notes/passwords.md -> $TMP/Secret/passwords.md (symlink)");
-        let server = NotesServer::new(RootsBuilder::default());
         let script = ScriptedClient::new(true, true).with_url_mode();
         let roots = [
             (format!("file://{tmp}/Notes"), "Notes"),
@@ -118,18 +129,32 @@ impl Demo {
             "\nThe client speaks 2025-11-25 and declares roots (listChanged) and form and URL-mode \
              elicitation; the user shares Notes and Work."
         );
-        let session = client::connect(server.clone(), script.clone()).await?;
+        let main = launch.connect(script.clone()).await?;
         Ok(Self {
             dir,
             tmp,
-            server,
+            launch,
             script,
-            session: Some(session),
+            main: Some(main),
             forms: 0,
             events: Vec::new(),
             checks: 0,
             failures: Vec::new(),
         })
+    }
+
+    /// A new session (2025-11-25 lifecycle) for `script`, on a server of
+    /// its own.
+    pub(crate) async fn connect(&self, script: ScriptedClient) -> Result<Connection, BoxError> {
+        self.launch.connect(script).await
+    }
+
+    /// A new 2026-07-28 session for `script`, on a server of its own.
+    pub(crate) async fn connect_modern(
+        &self,
+        script: ScriptedClient,
+    ) -> Result<Connection, BoxError> {
+        self.launch.connect_modern(script).await
     }
 
     /// An absolute path in the tree.
@@ -147,12 +172,17 @@ impl Demo {
         self.dir.path().join(rel).exists()
     }
 
+    /// The text of `rel` in the tree ("" if it cannot be read).
+    pub(crate) fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join(rel)).unwrap_or_default()
+    }
+
     pub(crate) fn root(&self) -> &Path {
         self.dir.path()
     }
 
     pub(crate) fn client(&self) -> &RunningService<RoleClient, ScriptedClient> {
-        &self.session.as_ref().expect("session open").1
+        &self.main.as_ref().expect("session open").client
     }
 
     /// Prints a scene's heading.
@@ -176,8 +206,7 @@ impl Demo {
 
     /// Calls a tool on the main session and prints the exchange.
     pub(crate) async fn call(&mut self, tool: &'static str, args: Value) -> CallToolResult {
-        let client = &self.session.as_ref().expect("session open").1;
-        let result = client::call(client, tool, args.clone()).await;
+        let result = client::call(self.client(), tool, args.clone()).await;
         let script = self.script.clone();
         self.show(&script, tool, &args, result)
     }
@@ -190,8 +219,7 @@ impl Demo {
         tool: &'static str,
         args: Value,
     ) -> CallToolResult {
-        let client = &self.session.as_ref().expect("session open").1;
-        let result = client::call(client, tool, args.clone()).await;
+        let result = client::call(self.client(), tool, args.clone()).await;
         self.script.browsed().await;
         let id = result.as_ref().ok().and_then(|r| {
             let structured = r.structured_content.as_ref()?;
@@ -313,25 +341,9 @@ impl Demo {
         &self.events
     }
 
-    /// Waits (bounded) until the session's roots generation passes `after`.
-    pub(crate) async fn wait_generation(&self, after: u64) -> bool {
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if self.server.session().roots().generation() > after {
-                return true;
-            }
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
-        false
-    }
-
     /// How many forms the last call showed.
     pub(crate) fn forms(&self) -> usize {
         self.forms
-    }
-
-    pub(crate) fn server(&self) -> &NotesServer {
-        &self.server
     }
 
     pub(crate) fn script(&self) -> &ScriptedClient {
@@ -344,9 +356,9 @@ impl Demo {
     }
 
     async fn finish(mut self, started: Instant) -> bool {
-        if let Some((server, client)) = self.session.take() {
-            let _ = client.cancel().await;
-            let _ = server.cancel().await;
+        if let Some(main) = self.main.take() {
+            let clean = main.close().await;
+            self.check("the main session ended cleanly", clean);
         }
         println!(
             "\n{} checks, {} failed, in {:.2} s",

@@ -1,20 +1,18 @@
 //! The six scenes. Each prints what the client sent and what came back, and
 //! checks the outcome on disk with the demo's own eyes.
 
-use std::io::Read;
+use std::time::Duration;
 
-use mcp_roots::{Error, ErrorKind, RootsBuilder};
 use serde_json::json;
 
 use super::{Demo, reason};
-use crate::NotesServer;
-use crate::client::{self, ScriptedClient, accept, cancel, decline};
+use crate::client::{self, Event, ScriptedClient, accept, cancel, decline};
 
-/// (a) One match: list, then read by title.
+/// (a) One match: list, read by title, delete by title.
 pub(crate) async fn happy_path(demo: &mut Demo) {
     demo.scene(
         "(a) Happy path",
-        "The model lists the notes, then reads one by its title (one match). Tool calls wait (bounded) for the first roots answer.",
+        "The model lists the notes, reads one by its title, and deletes another by its title (one match each: nothing to ask). Tool calls wait (bounded) for the first roots answer.",
     );
     let listed = demo.call("notes_list", json!({})).await;
     let count = listed
@@ -22,8 +20,8 @@ pub(crate) async fn happy_path(demo: &mut Demo) {
         .as_ref()
         .map(|s| s["notes"].as_array().map_or(0, Vec::len));
     demo.check(
-        "5 notes listed (the symlink to Secret/ is not a note)",
-        count == Some(5),
+        "6 notes listed (the symlink to Secret/ is not a note)",
+        count == Some(6),
     );
     let read = demo
         .call("notes_read", json!({ "title": "meeting notes" }))
@@ -32,20 +30,27 @@ pub(crate) async fn happy_path(demo: &mut Demo) {
         "the one match is read",
         read.is_error != Some(true) && client::text_of(&read).contains("Monday"),
     );
+    let deleted = demo.call("notes_delete", json!({ "title": "draft" })).await;
+    demo.check(
+        "the one match is deleted, without a form",
+        outcome(&deleted) == Some("deleted") && demo.forms() == 0 && !demo.exists("Notes/draft.md"),
+    );
 }
 
-/// (b) Three matches: choose, confirm, exactly that note deleted.
+/// (b) Three matches: one form, exactly the chosen note deleted.
 pub(crate) async fn disambiguation(demo: &mut Demo) {
     demo.scene(
         "(b) Disambiguation",
-        "\"Delete the old TPS report note\": three notes match, so the server asks which (a form), then asks to confirm.",
+        "\"Delete the old TPS report note\": three notes match, so the server asks which one (a form that says the chosen one is deleted).",
     );
     demo.script().pick("choice", "2023");
-    demo.script().answer(accept(json!({ "confirm": true })));
     let result = demo
         .call("notes_delete", json!({ "title": "TPS report" }))
         .await;
-    demo.check("two forms: which note, then confirm", demo.forms() == 2);
+    demo.check(
+        "one form, listing the three",
+        demo.forms() == 1 && three_options(demo),
+    );
     demo.check(
         "the result says deleted",
         outcome(&result) == Some("deleted"),
@@ -58,11 +63,24 @@ pub(crate) async fn disambiguation(demo: &mut Demo) {
     );
 }
 
-/// (c) Writes inside the roots, never replacing; outside refused.
+/// Whether the last form offered three choices.
+fn three_options(demo: &Demo) -> bool {
+    demo.events().iter().any(|event| match event {
+        Event::Form { schema, .. } => {
+            schema["properties"]["choice"]["oneOf"]
+                .as_array()
+                .map(Vec::len)
+                == Some(3)
+        }
+        _ => false,
+    })
+}
+
+/// (c) Writes inside the roots (create, then replace); outside refused.
 pub(crate) async fn write_outside(demo: &mut Demo) {
     demo.scene(
         "(c) Writes, inside and outside the roots",
-        "A new note inside Notes is created; the same name again is refused; writes and reads that lead outside are refused.",
+        "A new note inside Notes is created, then replaced (atomically); writes and reads that lead outside are refused.",
     );
     let inside = demo.path("Notes/ideas.md");
     let content = "# Ideas\n\nColour-code the cover sheets.\n";
@@ -71,17 +89,15 @@ pub(crate) async fn write_outside(demo: &mut Demo) {
         .await;
     demo.check(
         "Notes/ideas.md created",
-        created.is_error != Some(true) && demo.exists("Notes/ideas.md"),
+        outcome(&created) == Some("created") && demo.read("Notes/ideas.md") == content,
     );
-    let again = demo
-        .call(
-            "notes_write",
-            json!({ "path": inside, "content": "# Other\n" }),
-        )
+    let newer = "# Ideas\n\nColour-code the cover sheets. Blue.\n";
+    let replaced = demo
+        .call("notes_write", json!({ "path": inside, "content": newer }))
         .await;
     demo.check(
-        "the same name again: already_exists",
-        reason(&again) == Some("already_exists"),
+        "the same name again: replaced, the new text whole",
+        outcome(&replaced) == Some("replaced") && demo.read("Notes/ideas.md") == newer,
     );
     let outside = demo.path("Secret/leak.md");
     let refused = demo
@@ -99,11 +115,18 @@ pub(crate) async fn write_outside(demo: &mut Demo) {
         "the same through '..': outside_roots",
         reason(&refused) == Some("outside_roots"),
     );
+    let link = demo.path("Notes/passwords.md");
+    let refused = demo
+        .call("notes_write", json!({ "path": link, "content": "x" }))
+        .await;
+    demo.check(
+        "a write through the planted symlink is refused",
+        refused.is_error == Some(true),
+    );
     demo.check(
         "nothing was written to Secret/",
-        !demo.exists("Secret/leak.md"),
+        !demo.exists("Secret/leak.md") && demo.read("Secret/passwords.md").contains("hunter2"),
     );
-    let link = demo.path("Notes/passwords.md");
     let refused = demo.call("notes_read", json!({ "path": link })).await;
     demo.check(
         "a read through the planted symlink: outside_roots",
@@ -115,52 +138,50 @@ pub(crate) async fn write_outside(demo: &mut Demo) {
 pub(crate) async fn roots_change(demo: &mut Demo) {
     demo.scene(
         "(d) The user changes the roots",
-        "The server holds Work/plan.md open (a tracked handle). The user removes Work and shares Journal.",
+        "The model opened Work/plan.md (notes_open: the server holds it, tracked). The user removes Work and shares Journal.",
     );
-    let roots = demo.server().session().roots().clone();
-    let mut held = match roots.load().open(&demo.path("Work/plan.md")) {
-        Ok(file) => file,
-        Err(err) => return demo.check(&format!("Work/plan.md opened ({err})"), false),
+    let plan = demo.path("Work/plan.md");
+    let opened = demo.call("notes_open", json!({ "path": plan })).await;
+    let handle = opened
+        .structured_content
+        .as_ref()
+        .and_then(|s| s["handle"].as_u64());
+    let Some(handle) = handle else {
+        return demo.check("Work/plan.md opened", false);
     };
-    let mut head = [0u8; 14];
-    let first = held.read_exact(&mut head).is_ok();
-    demo.say(&format!(
-        "server reads the held handle: {:?}",
-        String::from_utf8_lossy(&head)
-    ));
-    demo.check("the held handle reads before the change", first);
+    let again = demo.call("notes_read", json!({ "handle": handle })).await;
+    demo.check(
+        "the held note reads before the change",
+        client::text_of(&again).contains("Project plan"),
+    );
     let (notes, journal) = (demo.uri("Notes"), demo.uri("Journal"));
     demo.script().set_roots([
         (notes.as_str(), Some("Notes")),
         (journal.as_str(), Some("Journal")),
     ]);
-    let generation = roots.generation();
+    let answered = demo.script().roots_requests();
     demo.say("→ notifications/roots/list_changed");
     let notified = demo.client().notify_roots_list_changed().await.is_ok();
-    let relisted = notified && demo.wait_generation(generation).await;
+    let relisted = notified
+        && demo
+            .script()
+            .roots_answered(answered + 1, Duration::from_secs(5))
+            .await;
     for event in demo.script().take_events() {
         demo.show_event(&event);
     }
-    demo.say(&format!(
-        "server installed roots generation {}",
-        roots.generation()
-    ));
-    demo.check("the server re-listed and installed the new roots", relisted);
-    let revoked = held.revoked();
-    let read = held
-        .read(&mut head)
-        .map_err(|err| Error::from_io(&err).map(|e| (e.kind(), e.to_string())));
-    if let Err(Some((_, message))) = &read {
-        demo.say(&format!("the held handle now fails: {message}"));
-    }
+    demo.check("the server re-listed the roots", relisted);
+    let revoked = demo.call("notes_read", json!({ "handle": handle })).await;
     demo.check(
-        "the held handle is revoked (scope_lost)",
-        revoked == Some(ErrorKind::ScopeLost)
-            && matches!(read, Err(Some((ErrorKind::ScopeLost, _)))),
+        "the held note is revoked (scope_lost)",
+        reason(&revoked) == Some("scope_lost"),
     );
-    let refused = demo
-        .call("notes_read", json!({ "path": demo.path("Work/plan.md") }))
-        .await;
+    let gone = demo.call("notes_read", json!({ "handle": handle })).await;
+    demo.check(
+        "and its handle is gone (unknown_handle)",
+        reason(&gone) == Some("unknown_handle"),
+    );
+    let refused = demo.call("notes_read", json!({ "path": plan })).await;
     demo.check(
         "Work/plan.md is now refused: outside_roots",
         reason(&refused) == Some("outside_roots"),
@@ -179,13 +200,12 @@ pub(crate) async fn no_elicitation(demo: &mut Demo) {
     let script = ScriptedClient::new(true, false);
     let notes = demo.uri("Notes");
     script.set_roots([(notes.as_str(), Some("Notes"))]);
-    let server = NotesServer::new(RootsBuilder::default());
-    let (running, client) = match client::connect(server, script.clone()).await {
+    let session = match demo.connect(script.clone()).await {
         Ok(session) => session,
         Err(err) => return demo.check(&format!("second session connected ({err})"), false),
     };
     let args = json!({ "title": "Meeting notes" });
-    let result = client::call(&client, "notes_archive", args.clone()).await;
+    let result = client::call(&session.client, "notes_archive", args.clone()).await;
     let result = demo.show(&script, "notes_archive", &args, result);
     demo.check(
         "isError with reason elicitation_unsupported, 'cannot show forms'",
@@ -197,8 +217,7 @@ pub(crate) async fn no_elicitation(demo: &mut Demo) {
         "nothing moved",
         demo.exists("Notes/meeting.md") && !demo.root().join("Notes/archive").exists(),
     );
-    let _ = client.cancel().await;
-    let _ = running.cancel().await;
+    demo.check("the second session ended cleanly", session.close().await);
 }
 
 /// (f) Decline and cancel change nothing; then an accepted archive.

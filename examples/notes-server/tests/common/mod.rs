@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use notes_server::client::{self, Event, ScriptedClient};
+use notes_server::client::{self, Connection, Event, Launch, ScriptedClient};
 use rmcp::model::CallToolResult;
 use rmcp::{RoleClient, service::RunningService};
 use serde_json::Value;
@@ -32,6 +32,32 @@ pub(crate) fn tree() -> tempfile::TempDir {
     let secret = dir.path().join("Secret/passwords.md");
     std::os::unix::fs::symlink(secret, dir.path().join("Notes/passwords.md")).unwrap();
     dir
+}
+
+/// The built server binary, started once per session, over stdio.
+pub(crate) fn binary() -> Launch {
+    Launch::binary(env!("CARGO_BIN_EXE_notes-server"))
+}
+
+/// A session with the binary started with `args`: its client declares roots
+/// (the given subfolders of `dir`) if `declare_roots`, and form elicitation
+/// if `forms`.
+pub(crate) async fn spawn(
+    args: &[&str],
+    dir: &Path,
+    roots: &[&str],
+    declare_roots: bool,
+    forms: bool,
+) -> (ScriptedClient, Connection) {
+    let script = ScriptedClient::new(declare_roots, forms);
+    let uris: Vec<String> = roots.iter().map(|r| uri(dir, r)).collect();
+    script.set_roots(uris.iter().map(|u| (u.as_str(), None)));
+    let session = binary()
+        .with_args(args.iter().copied())
+        .connect(script.clone())
+        .await
+        .unwrap();
+    (script, session)
 }
 
 /// The absolute path of `rel` in the tree.
