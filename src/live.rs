@@ -8,11 +8,12 @@ use std::sync::{Arc, Mutex, Weak};
 use arc_swap::ArcSwap;
 
 use crate::registry::Registry;
-use crate::rescan::{self, RescanReport};
+use crate::rescan::{self, Fate, RescanReport};
 use crate::root::Root;
 use crate::root_set::Rejected;
 use crate::snapshot::Snapshot;
-use crate::{Error, ErrorKind, Operation, RootSet, ceiling};
+use crate::sys::FdPaths;
+use crate::{Error, ErrorKind, Operation, RootSet, ceiling, departed};
 
 /// What an empty `roots/list` answer (no roots at all) grants.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -246,8 +247,31 @@ impl Roots {
 
     /// Installs the client's new root list: applies the ceiling and the
     /// empty-list policy, verifies root identities, swaps atomically, then
-    /// re-checks the handles under roots that are no longer in the set
-    /// (the others cost nothing).
+    /// settles the handles under roots that are no longer in the set (the
+    /// others cost nothing), deciding once per departed root `R` from where
+    /// `R`'s directory is now:
+    ///
+    /// - if `R`'s path still names its directory and a root of the new set
+    ///   contains that directory (walking up from `R`'s handle), all of
+    ///   `R`'s handles are kept under that root (the outermost one);
+    /// - if `R`'s path still names its directory and no root of the new set
+    ///   contains it or lies at or beneath it, all of `R`'s handles are
+    ///   revoked (`scope_lost`);
+    /// - otherwise (a new root lies beneath `R`, `R` moved or was replaced,
+    ///   or its place cannot be told) each handle is located from its
+    ///   descriptor, as [`rescan`](Self::rescan) does.
+    ///
+    /// So in the first two cases a file is judged by the root it was last
+    /// checked under, not by where it is now: one moved out of `R` since
+    /// then is kept when `R` is kept (as it is while `R` stays in the set),
+    /// and one moved from `R` into another root is revoked (the safe side).
+    /// [`rescan`](Self::rescan) locates every handle and catches both.
+    ///
+    /// # Platform behavior
+    ///
+    /// Walking up from a root needs `statx` mount ids (Linux 5.8+); without
+    /// them, and on other platforms, every handle of a departed root is
+    /// located.
     pub fn replace(&self, client: RootSet) -> RescanReport {
         let _writer = self.lock_writer();
         let effective = self.apply_policy(client);
@@ -263,11 +287,14 @@ impl Roots {
             roots_gone: gone(&installed),
             ..RescanReport::default()
         };
-        self.inner.current.store(installed.clone());
+        let before = self.inner.current.swap(installed.clone());
         self.inner.rescans.fetch_add(1, Ordering::SeqCst);
+        let mut judge = departed::Judge::new(&installed.set);
+        let mut paths = FdPaths::batch();
         for root in self.inner.registry.roots() {
             if installed.set.root_by_id(root).is_none() {
-                self.check_bucket(root, &installed.set, &mut report);
+                let fate = judge.fate(before.set.root_by_id(root));
+                self.settle_bucket(root, fate, &installed.set, &mut paths, &mut report);
             }
         }
         tracing::info!(
@@ -282,7 +309,9 @@ impl Roots {
 
     /// Verifies every root's identity (a gone root leaves the set; a root
     /// whose directory is back returns) and re-checks every tracked handle,
-    /// locating each from its descriptor.
+    /// locating each from its descriptor: a file is kept under the
+    /// outermost root whose directory contains it now, wherever it moved,
+    /// and revoked if none does.
     pub fn rescan(&self) -> RescanReport {
         let _writer = self.lock_writer();
         let old = self.inner.current.load_full();
@@ -312,8 +341,9 @@ impl Roots {
         };
         report.generation = installed.generation;
         self.inner.rescans.fetch_add(1, Ordering::SeqCst);
+        let mut paths = FdPaths::batch();
         for root in self.inner.registry.roots() {
-            self.check_bucket(root, &installed.set, &mut report);
+            self.settle_bucket(root, Fate::Locate, &installed.set, &mut paths, &mut report);
         }
         if changed || !report.revoked.is_empty() {
             tracing::info!(
@@ -380,10 +410,16 @@ impl Roots {
         }
     }
 
-    fn check_bucket(&self, root: crate::RootId, set: &RootSet, report: &mut RescanReport) {
-        for handle in self.inner.registry.take(root) {
-            rescan::check(&handle, set, &self.inner.registry, report);
-        }
+    fn settle_bucket(
+        &self,
+        root: crate::RootId,
+        fate: Fate,
+        set: &RootSet,
+        paths: &mut FdPaths,
+        report: &mut RescanReport,
+    ) {
+        let handles = self.inner.registry.take(root);
+        rescan::settle_taken(handles, fate, set, &self.inner.registry, paths, report);
     }
 
     fn lock_writer(&self) -> std::sync::MutexGuard<'_, ()> {

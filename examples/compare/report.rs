@@ -135,6 +135,7 @@ const SECTIONS: &[(&str, &[Row])] = &[
         row("replace, 10 % affected, kept: per affected", "rescan.kept_10_fstats", Fstats, AtMost(3.0)),
         row("replace, all affected, revoked: per affected", "rescan.revoked_all_fstats", Fstats, AtMost(3.0)),
         row("full rescan(), all kept: per handle", "rescan.full_fstats", Fstats, Target::None),
+        row("close of one such descriptor (1,000 of 10,000, plain File)", "rescan.close_fstats", Fstats, Target::None),
         row("one fstat, CPU", "rescan.fstat_ns", Ns, Target::None),
         row("RootSet::from_uris(10 roots), 10,000 descriptors open / few", "rescan.build_10k_vs_few", Times, Target::None),
     ]),

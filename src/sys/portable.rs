@@ -181,3 +181,38 @@ pub(crate) fn descriptor_budget(reserve: u64) -> Option<(u64, u64)> {
 pub(crate) fn descriptor_budget(_reserve: u64) -> Option<(u64, u64)> {
     None
 }
+
+/// Without `statx` mount ids, where a root directory is cannot be told.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn ancestors<T>(_dir: &T) -> io::Result<Vec<(Identity, u64)>> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "walking up from a root is implemented on Linux only",
+    ))
+}
+
+/// Without `statx` mount ids, where a root directory is cannot be told.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn placement<T>(_dir: &T) -> io::Result<(Identity, u64)> {
+    ancestors(&()).map(|_| unreachable!())
+}
+
+/// Descriptor paths, one look-up at a time ([`fd_path`]).
+#[cfg(not(target_os = "linux"))]
+#[derive(Debug)]
+pub(crate) struct FdPaths;
+
+#[cfg(not(target_os = "linux"))]
+impl FdPaths {
+    pub(crate) fn batch() -> Self {
+        Self
+    }
+
+    pub(crate) fn single() -> Self {
+        Self
+    }
+
+    pub(crate) fn path<T>(&mut self, file: &T) -> io::Result<std::path::PathBuf> {
+        fd_path(file)
+    }
+}
