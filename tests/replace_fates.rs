@@ -211,3 +211,71 @@ fn a_kept_bucket_is_not_located_until_the_next_rescan() {
     assert_eq!(roots.rescan().revoked().len(), 1);
     assert_eq!(read(&mut y), Err(ErrorKind::ScopeLost));
 }
+
+/// `replace_uris` takes over the installed roots' handles only while their
+/// paths still name the pinned directories: an impostor at a root's path is
+/// opened afresh, exactly as `replace(RootSet::from_uris(..))` would.
+#[test]
+fn replace_uris_reuses_only_roots_whose_path_still_names_them() {
+    let tree = tree();
+    let roots = Roots::default();
+    let (a, b) = (tree.p("top/a"), tree.p("b"));
+    roots.replace_uris([a.as_str(), b.as_str()]);
+    let first = root_id(&roots, 0);
+    let mut x = open(&roots, &tree, "top/a/x.txt");
+
+    let report = roots.replace_uris([a.as_str(), b.as_str()]);
+    assert_eq!((report.kept(), report.revoked().len()), (0, 0));
+    assert_eq!(root_id(&roots, 0), first);
+    assert_eq!(read(&mut x).as_deref(), Ok("x"));
+
+    std::fs::rename(&a, tree.p("o/a")).expect("move the root away");
+    std::fs::create_dir(&a).expect("impostor");
+    std::fs::write(tree.p("top/a/x.txt"), "impostor").expect("write");
+    let report = roots.replace_uris([a.as_str(), b.as_str()]);
+    assert_ne!(root_id(&roots, 0), first, "the impostor is a new root");
+    assert_eq!(
+        report.revoked().len(),
+        1,
+        "the old root's handle lies outside"
+    );
+    assert_eq!(read(&mut x), Err(ErrorKind::ScopeLost));
+    let mut again = open(&roots, &tree, "top/a/x.txt");
+    assert_eq!(read(&mut again).as_deref(), Ok("impostor"));
+}
+
+#[test]
+fn build_reusing_gives_the_set_build_gives() {
+    let tree = tree();
+    let current = RootSet::builder()
+        .named_root("a", tree.p("top/a"))
+        .root(tree.p("b"))
+        .build();
+    let again = RootSet::builder()
+        .named_root("notes", tree.p("top/a"))
+        .root(tree.p("missing"))
+        .root(tree.p("b"))
+        .build_reusing(&current);
+    let fresh = RootSet::builder()
+        .named_root("notes", tree.p("top/a"))
+        .root(tree.p("missing"))
+        .root(tree.p("b"))
+        .build();
+    let view = |set: &RootSet| {
+        let roots: Vec<_> = set
+            .roots()
+            .iter()
+            .map(|r| (r.id(), r.name().map(str::to_owned), r.uri().to_owned()))
+            .collect();
+        let rejected: Vec<_> = set
+            .rejected()
+            .iter()
+            .map(|r| (r.uri().to_owned(), r.reason()))
+            .collect();
+        (roots, rejected)
+    };
+    assert_eq!(view(&again), view(&fresh));
+    assert!(again.root_named("notes").is_ok());
+    assert!(again.root_named("a").is_err());
+    assert!(again.open(&tree.p("top/a/x.txt")).is_ok());
+}

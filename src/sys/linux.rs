@@ -139,17 +139,18 @@ pub(crate) fn ancestors(dir: &impl AsFd) -> io::Result<Vec<(Identity, u64)>> {
 #[derive(Debug)]
 pub(crate) struct FdPaths {
     dir: Option<OwnedFd>,
+    /// Open `/proc/self/fd` at the first look-up.
+    open: bool,
     buf: Vec<u8>,
 }
 
 impl FdPaths {
-    /// For a batch of look-ups: opens `/proc/self/fd` once (if that fails,
-    /// each look-up falls back to [`fd_path`]).
+    /// For a batch of look-ups: opens `/proc/self/fd` once, at the first
+    /// (if that fails, each look-up falls back to [`fd_path`]).
     pub(crate) fn batch() -> Self {
-        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        let dir = rustix::fs::open("/proc/self/fd", flags, Mode::empty()).ok();
         Self {
-            dir,
+            dir: None,
+            open: true,
             buf: Vec::new(),
         }
     }
@@ -158,12 +159,17 @@ impl FdPaths {
     pub(crate) fn single() -> Self {
         Self {
             dir: None,
+            open: false,
             buf: Vec::new(),
         }
     }
 
     /// The path the kernel reports for `file` now.
     pub(crate) fn path(&mut self, file: &impl AsRawFd) -> io::Result<PathBuf> {
+        if std::mem::take(&mut self.open) {
+            let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            self.dir = rustix::fs::open("/proc/self/fd", flags, Mode::empty()).ok();
+        }
         let Some(dir) = &self.dir else {
             return fd_path(file);
         };
