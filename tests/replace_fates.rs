@@ -279,3 +279,47 @@ fn build_reusing_gives_the_set_build_gives() {
     assert!(again.root_named("a").is_err());
     assert!(again.open(&tree.p("top/a/x.txt")).is_ok());
 }
+
+/// Handles opened on several threads (the registry keeps one shard per
+/// thread) are all found by a replace, and dropped from any thread.
+#[test]
+fn handles_opened_on_many_threads_are_all_settled() {
+    let tree = tree();
+    let roots = Roots::default();
+    roots.replace(set(&tree, &["top/a/sub", "b"]));
+    let open_many = |rel: &str| -> Vec<TrackedFile> {
+        std::thread::scope(|s| {
+            let workers: Vec<_> = (0..4)
+                .map(|_| {
+                    s.spawn(|| {
+                        (0..25)
+                            .map(|_| open(&roots, &tree, rel))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().expect("opener"))
+                .collect()
+        })
+    };
+    let mut kept = open_many("top/a/sub/y.txt");
+    let mut revoked = open_many("b/z.txt");
+    assert_eq!(roots.tracked(), 200);
+
+    let report = roots.replace(set(&tree, &["top/a"]));
+    assert_eq!((report.kept(), report.revoked().len()), (100, 100));
+    assert!(kept.iter_mut().all(|f| read(f).as_deref() == Ok("y")));
+    assert!(
+        revoked
+            .iter_mut()
+            .all(|f| read(f) == Err(ErrorKind::ScopeLost))
+    );
+    assert_eq!(roots.tracked(), 100);
+
+    std::thread::spawn(move || drop(kept))
+        .join()
+        .expect("dropper");
+    assert_eq!(roots.tracked(), 0);
+}
