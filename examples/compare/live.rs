@@ -129,6 +129,7 @@ pub(crate) fn storm(tree: &Tree) {
     let other_root = uri(&tree.root(0));
     let file_uri = uri(&tree.target());
     let dirs = [tree.target_root(), tree.root(0)];
+    let elsewhere = [tree.root(1), tree.root(2)];
     let roots = Roots::default();
     roots.replace(RootSet::from_uris([target_root.as_str()]));
     let tracked = || drop(roots.load().open(black_box(file_uri.as_str())).unwrap());
@@ -172,6 +173,17 @@ pub(crate) fn storm(tree: &Tree) {
                                 drop(black_box(File::open(dir).unwrap()));
                             }
                         }
+                        Storm::StdStat => {
+                            for dir in &dirs[..list.len()] {
+                                drop(black_box(std::fs::metadata(dir).unwrap()));
+                            }
+                        }
+                        Storm::StdStatElsewhere => {
+                            for dir in &elsewhere[..list.len()] {
+                                drop(black_box(std::fs::metadata(dir).unwrap()));
+                            }
+                        }
+                        Storm::Spin => spin(),
                     }
                     wide = !wide;
                     count.fetch_add(1, Ordering::Relaxed);
@@ -202,7 +214,15 @@ pub(crate) fn storm(tree: &Tree) {
     let per_reader = STORMS.len() + 1;
     for (i, reader) in ["tracked", "untracked"].into_iter().enumerate() {
         let calm = &s[per_reader * i];
-        let suffixes = ["", "_build_replace", "_build_only", "_std_open"];
+        let suffixes = [
+            "",
+            "_build_replace",
+            "_build_only",
+            "_std_open",
+            "_std_stat",
+            "_std_stat_elsewhere",
+            "_spin",
+        ];
         for (j, suffix) in suffixes.into_iter().enumerate() {
             let stormy = &s[per_reader * i + 1 + j];
             emit(
@@ -210,17 +230,26 @@ pub(crate) fn storm(tree: &Tree) {
                 &cpu_ratios(stormy, calm),
             );
         }
+        // The library's storm over a thread that is merely busy.
+        let (replacing, spinning) = (&s[per_reader * i + 1], &s[per_reader * i + per_reader - 1]);
+        emit(
+            &format!("storm.{reader}_over_spin"),
+            &cpu_ratios(replacing, spinning),
+        );
     }
     let rate =
         replaces.load(Ordering::Relaxed) as f64 / (storm_ns.load(Ordering::Relaxed) as f64 / 1e9);
     emit("storm.replaces_per_s", &[rate]);
 }
 
-const STORMS: [Storm; 4] = [
+const STORMS: [Storm; 7] = [
     Storm::ReplaceUris,
     Storm::BuildReplace,
     Storm::BuildOnly,
     Storm::StdOpen,
+    Storm::StdStat,
+    Storm::StdStatElsewhere,
+    Storm::Spin,
 ];
 
 /// What the storm thread does in a loop.
@@ -236,6 +265,24 @@ enum Storm {
     /// `std::fs::File::open` and close of the same directories, no library:
     /// the floor of any thread doing file-system calls beside the reader.
     StdOpen,
+    /// `std::fs::metadata` of the same directories: what re-checking that
+    /// a root's path still names its directory costs, without the library.
+    StdStat,
+    /// `std::fs::metadata` of two other roots' directories: the same
+    /// system calls on directories the reader does not use.
+    StdStatElsewhere,
+    /// Arithmetic on a few cache lines, no system call and no shared data:
+    /// the floor of any busy thread beside the reader on this machine.
+    Spin,
+}
+
+/// About a microsecond of work that touches nothing the reader uses.
+fn spin() {
+    let mut x = black_box(0x9E37_79B9_7F4A_7C15_u64);
+    for _ in 0..1_000 {
+        x = x.rotate_left(5) ^ x.wrapping_mul(0x2545_F491_4F6C_DD1D);
+    }
+    black_box(x);
 }
 
 pub(crate) fn watch(tree: &Tree) {
