@@ -1,6 +1,7 @@
 //! [`RootSetBuilder`]: turns the client's root list into an immutable
 //! [`RootSet`], opening and pinning each root once.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -8,7 +9,7 @@ use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
 use crate::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
-use crate::lookup::clean_key;
+use crate::lookup::{FastState, clean_key};
 use crate::root::{Root, RootId};
 use crate::root_set::{Rejected, RootSet};
 use crate::{Error, ErrorKind, Operation, input, sys};
@@ -77,30 +78,132 @@ impl RootSetBuilder {
     /// fewer than [`RESERVED_DESCRIPTORS`] descriptors under the soft
     /// `RLIMIT_NOFILE`, the roots beyond that budget are rejected (`io`, with
     /// the limit in the message) instead of failing later opens with
-    /// `EMFILE`.
+    /// `EMFILE`. (The open descriptors are counted only for lists longer
+    /// than an eighth of the limit; a shorter list that still runs out gets
+    /// the same error from the `EMFILE` itself.)
     pub fn build(self) -> RootSet {
+        self.build_from(None)
+    }
+
+    /// Builds like [`build`](Self::build), but takes over the open handle
+    /// of every root of `current` that has the same URI (byte for byte) and
+    /// the same hardening, instead of opening its directory again: for a
+    /// new root list that mostly repeats the installed one (see
+    /// [`Roots::replace_uris`](crate::Roots::replace_uris)).
+    ///
+    /// A handle is taken over only if the root's path still names the
+    /// directory pinned in `current` (checked now, as
+    /// [`Roots::replace`](crate::Roots::replace) does); otherwise the root
+    /// is opened afresh, so the result is the set `build` would give,
+    /// except that a root whose directory moved while its path still names
+    /// it keeps its identity.
+    pub fn build_reusing(self, current: &RootSet) -> RootSet {
+        self.build_from(Some(current))
+    }
+
+    fn build_from(self, current: Option<&RootSet>) -> RootSet {
+        let mut reusable: HashMap<&str, &Arc<Root>, FastState> = HashMap::default();
+        for root in current.map_or(&[][..], RootSet::roots) {
+            if root.hardening == self.hardening {
+                reusable.entry(root.uri()).or_insert(root);
+            }
+        }
         let mut roots = Vec::with_capacity(self.entries.len());
         let mut rejected = Vec::new();
-        let budget = sys::descriptor_budget(RESERVED_DESCRIPTORS);
+        let budget = Budget::new(self.entries.len());
+        let mut opened = 0;
         for (position, (name, uri)) in self.entries.into_iter().enumerate() {
-            if let Some((left, limit)) = budget.filter(|(left, _)| position as u64 >= *left) {
-                let source = std::io::Error::other(format!(
-                    "root {} of the list: {left} descriptors are left for roots under the soft RLIMIT_NOFILE of {limit}; raise it (ulimit -n)",
-                    position + 1
-                ));
-                let error = Error::with_source(ErrorKind::Io, source, Operation::AddRoot, &uri)
-                    .with_detail("too many roots for the descriptor limit");
-                rejected.push(Rejected::new(name.as_deref(), error));
+            let name = name.as_deref();
+            if let Some(root) = reusable.get(uri.as_str()).and_then(|r| reuse(r, name)) {
+                roots.push(root);
                 continue;
             }
-            match open_root(name.as_deref(), &uri, self.hardening) {
-                Ok(root) => roots.push(Arc::new(root)),
-                Err(error) => rejected.push(Rejected::new(name.as_deref(), error)),
+            let result = match budget.refuse(opened, position, &uri) {
+                Some(why) => Err(why),
+                None => open_root(name, &uri, self.hardening),
+            };
+            match result {
+                Ok(root) => {
+                    opened += 1;
+                    roots.push(Arc::new(root));
+                }
+                Err(error) => rejected.push(Rejected::new(name, budget.explain(error, position))),
             }
         }
         RootSet::assemble(roots, rejected)
     }
 }
+
+/// An open root of another set, checked and named for this one.
+fn reuse(root: &Arc<Root>, name: Option<&str>) -> Option<Arc<Root>> {
+    let now = root.verify()?;
+    if now.name() == name {
+        return Some(now);
+    }
+    now.renamed(name).ok().map(Arc::new)
+}
+
+/// How many roots may be opened under the soft `RLIMIT_NOFILE`.
+struct Budget {
+    limit: Option<u64>,
+    /// Descriptors left for roots, when they were counted.
+    left: Option<u64>,
+}
+
+impl Budget {
+    /// Counts the open descriptors only when `roots` is large next to the
+    /// limit (listing `/proc/self/fd` costs about a microsecond per open
+    /// descriptor).
+    fn new(roots: usize) -> Self {
+        let limit = sys::nofile_limit();
+        let left = limit
+            .filter(|limit| roots as u64 * 8 > *limit)
+            .map(|limit| {
+                limit
+                    .saturating_sub(sys::open_descriptors())
+                    .saturating_sub(RESERVED_DESCRIPTORS)
+            });
+        Self { limit, left }
+    }
+
+    /// The error for the root at `position` if it would exceed the
+    /// budget, `opened` roots having been opened.
+    fn refuse(&self, opened: u64, position: usize, uri: &str) -> Option<Error> {
+        let left = self.left.filter(|left| opened >= *left)?;
+        let limit = self.limit.unwrap_or(0);
+        Some(too_many(
+            position,
+            uri,
+            &format!(
+                "{left} descriptors are left for roots under the soft RLIMIT_NOFILE of {limit}"
+            ),
+        ))
+    }
+
+    /// `error` (opening the root at `position`), naming the limit when it
+    /// is `EMFILE`.
+    fn explain(&self, error: Error, position: usize) -> Error {
+        let emfile = std::error::Error::source(&error)
+            .and_then(|e| e.downcast_ref::<std::io::Error>())
+            .is_some_and(sys::out_of_descriptors);
+        if !emfile {
+            return error;
+        }
+        let limit = self.limit.unwrap_or(0);
+        let message = format!("no descriptor is left under the soft RLIMIT_NOFILE of {limit}");
+        too_many(position, error.input(), &message)
+    }
+}
+
+fn too_many(position: usize, uri: &str, message: &str) -> Error {
+    let source = std::io::Error::other(format!(
+        "root {} of the list: {message}; raise it (ulimit -n)",
+        position + 1
+    ));
+    Error::with_source(ErrorKind::Io, source, Operation::AddRoot, uri).with_detail(TOO_MANY)
+}
+
+const TOO_MANY: &str = "too many roots for the descriptor limit";
 
 /// Opens one root and returns it with its lookup keys (as given, resolved).
 fn open_root(name: Option<&str>, uri: &str, hardening: Hardening) -> Result<Root, Error> {

@@ -221,8 +221,13 @@ impl fmt::Debug for TrackedFile {
 /// `set`, or `None` if it lies beneath none. A deleted file stays with
 /// `current` if that root is still in the set. Fails closed: a descriptor
 /// that cannot be located is out of scope.
-pub(crate) fn locate(file: &File, set: &crate::RootSet, current: RootId) -> Option<RootId> {
-    let path = sys::fd_path(file).ok()?;
+pub(crate) fn locate(
+    file: &File,
+    set: &crate::RootSet,
+    current: RootId,
+    paths: &mut sys::FdPaths,
+) -> Option<RootId> {
+    let path = paths.path(file).ok()?;
     let path = path.to_str()?;
     if let Some((root, _)) = set.locate_physical(path) {
         return Some(root.id);

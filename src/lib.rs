@@ -40,6 +40,7 @@
 mod atomic;
 mod builder;
 mod ceiling;
+mod departed;
 mod error;
 mod handle;
 mod hardening;

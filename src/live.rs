@@ -8,11 +8,12 @@ use std::sync::{Arc, Mutex, Weak};
 use arc_swap::ArcSwap;
 
 use crate::registry::Registry;
-use crate::rescan::{self, RescanReport};
+use crate::rescan::{self, Fate, RescanReport};
 use crate::root::Root;
 use crate::root_set::Rejected;
 use crate::snapshot::Snapshot;
-use crate::{Error, ErrorKind, Operation, RootSet, ceiling};
+use crate::sys::FdPaths;
+use crate::{Error, ErrorKind, Operation, RootSet, ceiling, departed};
 
 /// What an empty `roots/list` answer (no roots at all) grants.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -90,8 +91,8 @@ impl RootsBuilder {
                 _identity: self.identity,
                 current: ArcSwap::from_pointee(installed),
                 registry: Registry::default(),
-                rescans: AtomicU64::new(0),
-                writer: Mutex::new(()),
+                changes: AtomicU64::new(0),
+                writer: Mutex::new(Vec::new()),
             }),
         }
     }
@@ -133,21 +134,27 @@ pub(crate) struct Inner {
     _identity: RootIdentity,
     current: ArcSwap<Installed>,
     pub(crate) registry: Registry,
-    /// Bumped by every replace and rescan, after the swap and before the
-    /// handles are checked: an open that saw an older value re-checks.
-    rescans: AtomicU64,
-    /// Serialises `replace` and `rescan`.
-    writer: Mutex<()>,
+    /// Bumped by every replace (by 1) and rescan (by [`RESCAN`]), after
+    /// the swap and before the handles are checked: an open that saw an
+    /// older value re-checks its handle.
+    changes: AtomicU64,
+    /// Serialises `replace` and `rescan`, and holds the sets they replaced
+    /// until no snapshot uses them, so that the writer frees them rather
+    /// than a reader dropping the last snapshot.
+    writer: Mutex<Vec<Arc<Installed>>>,
 }
+
+/// What a rescan adds to [`Inner::changes`] (a replace adds 1).
+pub(crate) const RESCAN: u64 = 1 << 32;
 
 impl Inner {
     pub(crate) fn installed(&self) -> Arc<Installed> {
         self.current.load_full()
     }
 
-    /// The count of replaces and rescans so far (see [`Inner::rescans`]).
-    pub(crate) fn rescan_count(&self) -> u64 {
-        self.rescans.load(Ordering::SeqCst)
+    /// The replaces and rescans so far (see [`Inner::changes`]).
+    pub(crate) fn changes(&self) -> u64 {
+        self.changes.load(Ordering::SeqCst)
     }
 
     /// For each tracked handle: its root's physical directory and the
@@ -236,22 +243,63 @@ impl Roots {
     /// set. Files it opens are tracked.
     pub fn load(&self) -> Snapshot<'_> {
         // The counter first: a set loaded after it is at least as new.
-        let rescans = self.inner.rescans.load(Ordering::SeqCst);
+        let changes = self.inner.changes();
         Snapshot {
             roots: self,
             installed: self.inner.current.load_full(),
-            rescans,
+            changes,
         }
     }
 
     /// Installs the client's new root list: applies the ceiling and the
     /// empty-list policy, verifies root identities, swaps atomically, then
-    /// re-checks the handles under roots that are no longer in the set
-    /// (the others cost nothing).
+    /// settles the handles under roots that are no longer in the set (the
+    /// others cost nothing), deciding once per departed root `R` from where
+    /// `R`'s directory is now:
+    ///
+    /// - if `R`'s path still names its directory and a root of the new set
+    ///   contains that directory (walking up from `R`'s handle), all of
+    ///   `R`'s handles are kept under that root (the outermost one);
+    /// - if `R`'s path still names its directory and no root of the new set
+    ///   contains it or lies at or beneath it, all of `R`'s handles are
+    ///   revoked (`scope_lost`);
+    /// - otherwise (a new root lies beneath `R`, `R` moved or was replaced,
+    ///   or its place cannot be told) each handle is located from its
+    ///   descriptor, as [`rescan`](Self::rescan) does.
+    ///
+    /// So in the first two cases a file is judged by the root it was last
+    /// checked under, not by where it is now: one moved out of `R` since
+    /// then is kept when `R` is kept (as it is while `R` stays in the set),
+    /// and one moved from `R` into another root is revoked (the safe side).
+    /// [`rescan`](Self::rescan) locates every handle and catches both.
+    ///
+    /// The replaced set is freed by a later `replace` or `rescan` if a
+    /// [`Snapshot`] still holds it (so readers never pay for it); until
+    /// then its root directories stay open.
+    ///
+    /// # Platform behavior
+    ///
+    /// Walking up from a root needs `statx` mount ids (Linux 5.8+); without
+    /// them, and on other platforms, every handle of a departed root is
+    /// located.
     pub fn replace(&self, client: RootSet) -> RescanReport {
-        let _writer = self.lock_writer();
+        self.install(client, Checked::No)
+    }
+
+    fn install(&self, client: RootSet, checked: Checked) -> RescanReport {
+        let mut writer = self.lock_writer();
+        // Without a ceiling the effective set is the client's, and a set
+        // from `build_reusing` was checked root by root as it was built.
+        let checked = checked == Checked::ByBuilder && self.inner.ceiling.is_none();
         let effective = self.apply_policy(client);
-        let pinned: Vec<_> = effective.roots().iter().map(verify).collect();
+        let pinned: Vec<_> = match checked {
+            true => effective
+                .roots()
+                .iter()
+                .map(|r| (r.clone(), true))
+                .collect(),
+            false => effective.roots().iter().map(verify).collect(),
+        };
         let generation = self.inner.current.load().generation + 1;
         let installed = Arc::new(Installed::assemble(
             generation,
@@ -263,13 +311,17 @@ impl Roots {
             roots_gone: gone(&installed),
             ..RescanReport::default()
         };
-        self.inner.current.store(installed.clone());
-        self.inner.rescans.fetch_add(1, Ordering::SeqCst);
+        let before = self.inner.current.swap(installed.clone());
+        self.inner.changes.fetch_add(1, Ordering::SeqCst);
+        let mut judge = departed::Judge::new(&installed.set);
+        let mut paths = FdPaths::batch();
         for root in self.inner.registry.roots() {
             if installed.set.root_by_id(root).is_none() {
-                self.check_bucket(root, &installed.set, &mut report);
+                let fate = judge.fate(before.set.root_by_id(root));
+                self.settle_bucket(root, fate, &installed.set, &mut paths, &mut report);
             }
         }
+        retire(&mut writer, before);
         tracing::info!(
             generation,
             roots = installed.set.len(),
@@ -280,11 +332,35 @@ impl Roots {
         report
     }
 
+    /// [`replace`](Self::replace) with a set built from `client_uris`,
+    /// taking over the open handles of installed roots that the list
+    /// repeats (same URI; identity checked again, see
+    /// [`RootSetBuilder::build_reusing`](crate::RootSetBuilder::build_reusing))
+    /// instead of opening their directories again. The result is the same
+    /// as `replace(RootSet::from_uris(client_uris))`; a client that re-sends
+    /// its whole list on every change costs the server one descriptor
+    /// look-up per repeated root instead of an open and a close.
+    pub fn replace_uris<I>(&self, client_uris: I) -> RescanReport
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        let current = self.inner.installed();
+        let set = client_uris
+            .into_iter()
+            .fold(RootSet::builder(), crate::RootSetBuilder::root)
+            .build_reusing(current.set());
+        drop(current);
+        self.install(set, Checked::ByBuilder)
+    }
+
     /// Verifies every root's identity (a gone root leaves the set; a root
     /// whose directory is back returns) and re-checks every tracked handle,
-    /// locating each from its descriptor.
+    /// locating each from its descriptor: a file is kept under the
+    /// outermost root whose directory contains it now, wherever it moved,
+    /// and revoked if none does.
     pub fn rescan(&self) -> RescanReport {
-        let _writer = self.lock_writer();
+        let mut writer = self.lock_writer();
         let old = self.inner.current.load_full();
         let pinned: Vec<_> = old.pinned.iter().map(|(r, _)| verify(r)).collect();
         let changed = pinned
@@ -305,15 +381,16 @@ impl Roots {
                 pinned,
                 old.base_rejected.clone(),
             ));
-            self.inner.current.store(installed.clone());
+            retire(&mut writer, self.inner.current.swap(installed.clone()));
             installed
         } else {
             old
         };
         report.generation = installed.generation;
-        self.inner.rescans.fetch_add(1, Ordering::SeqCst);
+        self.inner.changes.fetch_add(RESCAN, Ordering::SeqCst);
+        let mut paths = FdPaths::batch();
         for root in self.inner.registry.roots() {
-            self.check_bucket(root, &installed.set, &mut report);
+            self.settle_bucket(root, Fate::Locate, &installed.set, &mut paths, &mut report);
         }
         if changed || !report.revoked.is_empty() {
             tracing::info!(
@@ -380,18 +457,41 @@ impl Roots {
         }
     }
 
-    fn check_bucket(&self, root: crate::RootId, set: &RootSet, report: &mut RescanReport) {
-        for handle in self.inner.registry.take(root) {
-            rescan::check(&handle, set, &self.inner.registry, report);
-        }
+    fn settle_bucket(
+        &self,
+        root: crate::RootId,
+        fate: Fate,
+        set: &RootSet,
+        paths: &mut FdPaths,
+        report: &mut RescanReport,
+    ) {
+        let handles = self.inner.registry.take(root);
+        rescan::settle_taken(handles, fate, set, &self.inner.registry, paths, report);
     }
 
-    fn lock_writer(&self) -> std::sync::MutexGuard<'_, ()> {
+    fn lock_writer(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Installed>>> {
         self.inner
             .writer
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+}
+
+/// Whether the roots of a set to install were just checked.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Checked {
+    No,
+    /// By [`RootSetBuilder::build_reusing`](crate::RootSetBuilder::build_reusing):
+    /// each reused root verified, each other root just opened.
+    ByBuilder,
+}
+
+/// Keeps a replaced set until no snapshot holds it, and frees those that
+/// no snapshot holds any more (one `swap` makes the count exact: arc-swap
+/// settles the readers' pending references before returning the old set).
+fn retire(retired: &mut Vec<Arc<Installed>>, old: Arc<Installed>) {
+    retired.push(old);
+    retired.retain(|set| Arc::strong_count(set) > 1);
 }
 
 /// A pinned root as it is now: relocated if its directory moved while its

@@ -1,10 +1,12 @@
 //! Re-checking tracked handles against a root set, and what a check found.
 
+use std::fs::File;
 use std::sync::Arc;
 
-use crate::handle::{self, HandleInner};
+use crate::handle::{self, HandleInner, HandleState};
 use crate::registry::Registry;
 use crate::root::RootId;
+use crate::sys::FdPaths;
 use crate::{ErrorKind, RootSet};
 
 /// A handle that lost its scope and was closed.
@@ -56,8 +58,9 @@ impl RescanReport {
     }
 }
 
-/// Checks one handle against `set` under its lock: keeps it (registered
-/// under the root that contains it now) or revokes it (descriptor closed).
+/// Checks one registered handle against `set` under its lock, locating it
+/// from its descriptor: keeps it (registered under the root that contains
+/// it now) or revokes it (descriptor closed).
 pub(crate) fn check(
     handle: &Arc<HandleInner>,
     set: &RootSet,
@@ -65,30 +68,85 @@ pub(crate) fn check(
     report: &mut RescanReport,
 ) {
     let mut state = handle.lock();
-    if state.released || state.revoked.is_some() {
-        return;
-    }
-    let Some(file) = state.file.as_ref() else {
+    let Some(file) = live_file(&state) else {
         return;
     };
     let old = state.root;
-    match handle::locate(file, set, old) {
+    let now = handle::locate(file, set, old, &mut FdPaths::single());
+    if now != Some(old) {
+        registry.unregister(old, handle.id);
+    }
+    settle(handle, &mut state, now, registry, report);
+}
+
+/// What to do with the handles of a bucket taken from the registry (they
+/// are registered nowhere until kept).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fate {
+    /// Keep every one under this root, without locating any.
+    KeepUnder(RootId),
+    /// Revoke every one, without locating any.
+    Revoke,
+    /// Locate each from its descriptor.
+    Locate,
+}
+
+/// Applies `fate` to the handles of a taken bucket.
+pub(crate) fn settle_taken(
+    handles: Vec<Arc<HandleInner>>,
+    fate: Fate,
+    set: &RootSet,
+    registry: &Registry,
+    paths: &mut FdPaths,
+    report: &mut RescanReport,
+) {
+    if fate == Fate::Revoke {
+        report.revoked.reserve(handles.len());
+    }
+    for handle in &handles {
+        let mut state = handle.lock();
+        let Some(file) = live_file(&state) else {
+            continue;
+        };
+        let now = match fate {
+            Fate::KeepUnder(root) => Some(root),
+            Fate::Revoke => None,
+            Fate::Locate => handle::locate(file, set, state.root, paths),
+        };
+        settle(handle, &mut state, now, registry, report);
+    }
+}
+
+/// The open file of a handle that is neither released nor revoked.
+fn live_file(state: &HandleState) -> Option<&File> {
+    if state.released || state.revoked.is_some() {
+        return None;
+    }
+    state.file.as_ref()
+}
+
+/// Keeps the handle under `now` (registering it there) or, for `None`,
+/// revokes it; the caller has unregistered it where needed.
+fn settle(
+    handle: &Arc<HandleInner>,
+    state: &mut HandleState,
+    now: Option<RootId>,
+    registry: &Registry,
+    report: &mut RescanReport,
+) {
+    match now {
         Some(root) => {
             state.root = root;
-            if root != old {
-                registry.unregister(old, handle.id);
-            }
             registry.register(root, handle.id, Arc::downgrade(handle));
             report.kept += 1;
         }
         None => {
             state.file = None;
             state.revoked = Some(ErrorKind::ScopeLost);
-            registry.unregister(old, handle.id);
-            tracing::warn!(root = ?old, path = %handle.opened_as, "handle revoked: its file left the roots");
+            tracing::warn!(root = ?state.root, path = %handle.opened_as, "handle revoked: its file left the roots");
             report.revoked.push(Revoked {
-                root: old,
-                path: handle.opened_as.to_string(),
+                root: state.root,
+                path: String::from(&*handle.opened_as),
                 reason: ErrorKind::ScopeLost,
             });
         }

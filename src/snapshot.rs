@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::error::trace_denial;
 use crate::handle::{HandleInner, TrackedFile};
-use crate::live::{Installed, Roots};
+use crate::live::{Installed, RESCAN, Roots};
 use crate::options::{Create, OpenOptions};
 use crate::rescan::{self, RescanReport};
 use crate::target::Target;
@@ -19,7 +19,7 @@ use crate::{Error, ErrorKind, RootSet, ops};
 pub struct Snapshot<'r> {
     pub(crate) roots: &'r Roots,
     pub(crate) installed: Arc<Installed>,
-    pub(crate) rescans: u64,
+    pub(crate) changes: u64,
 }
 
 impl Snapshot<'_> {
@@ -76,9 +76,20 @@ impl Snapshot<'_> {
             file,
         ));
         registry.register(selected.root.id, handle.id, Arc::downgrade(&handle));
-        if inner.rescan_count() != self.rescans {
-            // A replace or rescan ran since this snapshot was taken and may
-            // have missed this handle: check it against the current set.
+        let changes = inner.changes();
+        if changes != self.changes
+            && (changes / RESCAN != self.changes / RESCAN
+                || inner
+                    .installed()
+                    .set()
+                    .root_by_id(selected.root.id)
+                    .is_none())
+        {
+            // A rescan ran since this snapshot was taken, or a replace that
+            // removed the handle's root, and may have missed this handle
+            // (it registered after the registry was read): check it against
+            // the current set. Had only replaces that kept its root run,
+            // none of them had to look at it.
             let mut report = RescanReport::default();
             rescan::check(&handle, inner.installed().set(), registry, &mut report);
             if !report.revoked.is_empty() {

@@ -128,6 +128,8 @@ pub(crate) fn storm(tree: &Tree) {
     let target_root = uri(&tree.target_root());
     let other_root = uri(&tree.root(0));
     let file_uri = uri(&tree.target());
+    let dirs = [tree.target_root(), tree.root(0)];
+    let elsewhere = [tree.root(1), tree.root(2)];
     let roots = Roots::default();
     roots.replace(RootSet::from_uris([target_root.as_str()]));
     let tracked = || drop(roots.load().open(black_box(file_uri.as_str())).unwrap());
@@ -143,27 +145,45 @@ pub(crate) fn storm(tree: &Tree) {
     let replaces = AtomicUsize::new(0);
     let storm_ns = AtomicUsize::new(0);
     // The reader's thread CPU per open while another thread replaces the
-    // set as fast as it can (the reader's root stays in every set).
-    // With `replace` off, the storm thread only builds the sets (and drops
-    // them): the control, for what any thread opening directories costs a
-    // reader of the same process (the descriptor table is shared).
-    let with_storm = |n: usize, reader: &dyn Fn(), replace: bool| -> Sample {
+    // set as fast as it can (the reader's root stays in every set),
+    // alternating a one-root and a two-root list.
+    let with_storm = |n: usize, reader: &dyn Fn(), storm: Storm| -> Sample {
         let stop = AtomicBool::new(false);
         let count = AtomicUsize::new(0);
         let started = Instant::now();
         let sample = thread::scope(|s| {
             s.spawn(|| {
+                let lists = [
+                    vec![target_root.as_str()],
+                    vec![target_root.as_str(), other_root.as_str()],
+                ];
                 let mut wide = false;
                 while !stop.load(Ordering::Relaxed) {
-                    let set = if wide {
-                        RootSet::from_uris([target_root.as_str(), other_root.as_str()])
-                    } else {
-                        RootSet::from_uris([target_root.as_str()])
-                    };
-                    if replace {
-                        roots.replace(set);
-                    } else {
-                        drop(black_box(set));
+                    let list = &lists[usize::from(wide)];
+                    match storm {
+                        Storm::ReplaceUris => drop(roots.replace_uris(list.iter().copied())),
+                        Storm::BuildReplace => {
+                            drop(roots.replace(RootSet::from_uris(list.iter().copied())))
+                        }
+                        Storm::BuildOnly => {
+                            drop(black_box(RootSet::from_uris(list.iter().copied())))
+                        }
+                        Storm::StdOpen => {
+                            for dir in &dirs[..list.len()] {
+                                drop(black_box(File::open(dir).unwrap()));
+                            }
+                        }
+                        Storm::StdStat => {
+                            for dir in &dirs[..list.len()] {
+                                drop(black_box(std::fs::metadata(dir).unwrap()));
+                            }
+                        }
+                        Storm::StdStatElsewhere => {
+                            for dir in &elsewhere[..list.len()] {
+                                drop(black_box(std::fs::metadata(dir).unwrap()));
+                            }
+                        }
+                        Storm::Spin => spin(),
                     }
                     wide = !wide;
                     count.fetch_add(1, Ordering::Relaxed);
@@ -176,31 +196,93 @@ pub(crate) fn storm(tree: &Tree) {
             stop.store(true, Ordering::Relaxed);
             sample
         });
-        if replace {
+        if storm == Storm::ReplaceUris {
             replaces.fetch_add(count.load(Ordering::Relaxed), Ordering::Relaxed);
             storm_ns.fetch_add(started.elapsed().as_nanos() as usize, Ordering::Relaxed);
         }
         sample
     };
-    let mut variants: Vec<Variant> = vec![
-        Box::new(|n| timed_thread(n, tracked)),
-        Box::new(|n| with_storm(n, &tracked, true)),
-        Box::new(|n| with_storm(n, &tracked, false)),
-        Box::new(|n| timed_thread(n, untracked)),
-        Box::new(|n| with_storm(n, &untracked, true)),
-        Box::new(|n| with_storm(n, &untracked, false)),
-    ];
+    let mut variants: Vec<Variant> = Vec::new();
+    for reader in [&tracked as &dyn Fn(), &untracked] {
+        variants.push(Box::new(move |n| timed_thread(n, reader)));
+        for storm in STORMS {
+            variants.push(Box::new(move |n| with_storm(n, reader, storm)));
+        }
+    }
     let s = alternate(ROUNDS, BATCH_MS, &mut variants);
     drop(variants);
-    emit("storm.tracked", &cpu_ratios(&s[1], &s[0]));
-    emit("storm.tracked_build_only", &cpu_ratios(&s[2], &s[0]));
-    emit("storm.tracked_vs_build_only", &cpu_ratios(&s[1], &s[2]));
-    emit("storm.untracked", &cpu_ratios(&s[4], &s[3]));
-    emit("storm.untracked_build_only", &cpu_ratios(&s[5], &s[3]));
-    emit("storm.untracked_vs_build_only", &cpu_ratios(&s[4], &s[5]));
+    let per_reader = STORMS.len() + 1;
+    for (i, reader) in ["tracked", "untracked"].into_iter().enumerate() {
+        let calm = &s[per_reader * i];
+        let suffixes = [
+            "",
+            "_build_replace",
+            "_build_only",
+            "_std_open",
+            "_std_stat",
+            "_std_stat_elsewhere",
+            "_spin",
+        ];
+        for (j, suffix) in suffixes.into_iter().enumerate() {
+            let stormy = &s[per_reader * i + 1 + j];
+            emit(
+                &format!("storm.{reader}{suffix}"),
+                &cpu_ratios(stormy, calm),
+            );
+        }
+        // The library's storm over a thread that is merely busy.
+        let (replacing, spinning) = (&s[per_reader * i + 1], &s[per_reader * i + per_reader - 1]);
+        emit(
+            &format!("storm.{reader}_over_spin"),
+            &cpu_ratios(replacing, spinning),
+        );
+    }
     let rate =
         replaces.load(Ordering::Relaxed) as f64 / (storm_ns.load(Ordering::Relaxed) as f64 / 1e9);
     emit("storm.replaces_per_s", &[rate]);
+}
+
+const STORMS: [Storm; 7] = [
+    Storm::ReplaceUris,
+    Storm::BuildReplace,
+    Storm::BuildOnly,
+    Storm::StdOpen,
+    Storm::StdStat,
+    Storm::StdStatElsewhere,
+    Storm::Spin,
+];
+
+/// What the storm thread does in a loop.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Storm {
+    /// `Roots::replace_uris` (root handles of the installed set reused).
+    ReplaceUris,
+    /// `RootSet::from_uris` then `Roots::replace` (every root opened).
+    BuildReplace,
+    /// `RootSet::from_uris` and drop: the control for what opening
+    /// directories on another thread costs a reader.
+    BuildOnly,
+    /// `std::fs::File::open` and close of the same directories, no library:
+    /// the floor of any thread doing file-system calls beside the reader.
+    StdOpen,
+    /// `std::fs::metadata` of the same directories: what re-checking that
+    /// a root's path still names its directory costs, without the library.
+    StdStat,
+    /// `std::fs::metadata` of two other roots' directories: the same
+    /// system calls on directories the reader does not use.
+    StdStatElsewhere,
+    /// Arithmetic on a few cache lines, no system call and no shared data:
+    /// the floor of any busy thread beside the reader on this machine.
+    Spin,
+}
+
+/// About a microsecond of work that touches nothing the reader uses.
+fn spin() {
+    let mut x = black_box(0x9E37_79B9_7F4A_7C15_u64);
+    for _ in 0..1_000 {
+        x = x.rotate_left(5) ^ x.wrapping_mul(0x2545_F491_4F6C_DD1D);
+    }
+    black_box(x);
 }
 
 pub(crate) fn watch(tree: &Tree) {

@@ -17,6 +17,7 @@ const RESCAN_ROUNDS: usize = 7;
 struct Fixture {
     root_uris: Vec<String>,
     file_uris: Vec<String>,
+    file_paths: Vec<String>,
     parent_uri: String,
     other_uri: String,
 }
@@ -26,6 +27,9 @@ impl Fixture {
         Self {
             root_uris: (0..DEEP_PREFIX).map(|i| uri(&tree.root(i))).collect(),
             file_uris: (0..DEEP_PREFIX).map(|i| uri(&tree.deep_file(i))).collect(),
+            file_paths: (0..DEEP_PREFIX)
+                .map(|i| path_str(&tree.deep_file(i)).to_owned())
+                .collect(),
             parent_uri: uri(tree.root(0).parent().unwrap()),
             other_uri: uri(&tree.target_root()),
         }
@@ -92,6 +96,7 @@ pub(crate) fn rescan(tree: &Tree) {
     let mut revoked_all = Vec::new();
     let mut full = Vec::new();
     let mut build = Vec::new();
+    let mut close = Vec::new();
     let time_build = || {
         let c0 = process_cpu_ns();
         let set = fx.all();
@@ -105,6 +110,19 @@ pub(crate) fn rescan(tree: &Tree) {
         })
         .cpu;
         fstat.push(f);
+
+        // The floor of a revocation: closing the descriptor (the last
+        // reference to its open file), a tenth of 10,000 plain `File`s
+        // opened the same way.
+        let mut plain: Vec<Option<File>> = (0..HANDLES)
+            .map(|h| Some(File::open(&fx.file_paths[h % DEEP_PREFIX]).unwrap()))
+            .collect();
+        let c0 = process_cpu_ns();
+        for slot in plain.iter_mut().step_by(10) {
+            *slot = None;
+        }
+        close.push((process_cpu_ns() - c0) as f64 / (HANDLES / 10) as f64 / f);
+        drop(plain);
 
         // Baselines without handles.
         roots.replace(fx.all());
@@ -155,6 +173,7 @@ pub(crate) fn rescan(tree: &Tree) {
     emit("rescan.revoked_10_fstats", &revoked_10);
     emit("rescan.revoked_all_fstats", &revoked_all);
     emit("rescan.full_fstats", &full);
+    emit("rescan.close_fstats", &close);
     emit("rescan.build_10k_vs_few", &build);
 }
 

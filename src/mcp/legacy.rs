@@ -47,15 +47,17 @@ fn client_roots(answer: rmcp::model::ListRootsResult) -> Vec<ClientRoot> {
         .collect()
 }
 
-/// The client's roots as a root set (names kept), before any policy.
-pub(crate) fn root_set(roots: Vec<ClientRoot>) -> crate::RootSet {
+/// The client's roots as a root set (names kept), before any policy. Roots
+/// that `current` already holds open (same URI, identity re-checked) are
+/// taken over instead of opened again.
+pub(crate) fn root_set(roots: Vec<ClientRoot>, current: &crate::RootSet) -> crate::RootSet {
     let builder = roots
         .into_iter()
         .fold(crate::RootSet::builder(), |b, root| match root.name {
             Some(name) => b.named_root(name, root.uri),
             None => b.root(root.uri),
         });
-    builder.build()
+    builder.build_reusing(current)
 }
 
 /// A `roots/list` carried in an input-required result (2026-07-28).

@@ -224,9 +224,11 @@ impl SessionRoots {
     async fn install(&self, request: u64, client_roots: Vec<ClientRoot>) {
         let roots = self.inner.roots.clone();
         let uris: Vec<String> = client_roots.iter().map(|r| r.uri.clone()).collect();
-        let installed =
-            tokio::task::spawn_blocking(move || roots.replace(legacy::root_set(client_roots)))
-                .await;
+        let installed = tokio::task::spawn_blocking(move || {
+            let set = legacy::root_set(client_roots, roots.load().set());
+            roots.replace(set)
+        })
+        .await;
         match installed {
             Ok(report) => {
                 tracing::info!(

@@ -2,14 +2,15 @@
 
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsFd, AsRawFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 use cap_std::fs::Dir;
-use rustix::fs::{Mode, OFlags, ResolveFlags, openat2};
+use rustix::fs::{AtFlags, Mode, OFlags, ResolveFlags, StatxFlags, makedev, openat2, statx};
 use rustix::io::Errno;
 
-use super::{Access, How, portable};
+use super::{Access, How, Identity, portable};
 use crate::hardening::{MountPoints, Symlinks};
 use crate::options::Create;
 
@@ -82,4 +83,117 @@ fn oflags(how: &How) -> OFlags {
 /// The path the kernel currently reports for an open descriptor.
 pub(crate) fn fd_path(file: &impl AsRawFd) -> io::Result<PathBuf> {
     std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd()))
+}
+
+/// Where an open directory is: its identity and the id of the mount it was
+/// reached through (`statx`, Linux 5.8+ for the mount id).
+pub(crate) fn placement(dir: &impl AsFd) -> io::Result<(Identity, u64)> {
+    let mask = StatxFlags::INO | StatxFlags::MNT_ID;
+    let stx = statx(dir, "", AtFlags::EMPTY_PATH, mask)?;
+    if !StatxFlags::from_bits_retain(stx.stx_mask).contains(mask) {
+        return Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "statx reports no mount id (Linux before 5.8)",
+        ));
+    }
+    let id = Identity {
+        dev: makedev(stx.stx_dev_major, stx.stx_dev_minor),
+        ino: stx.stx_ino,
+    };
+    Ok((id, stx.stx_mnt_id))
+}
+
+/// Deeper than this, [`ancestors`] gives up (no real tree is this deep).
+const MAX_ANCESTORS: usize = 4096;
+
+/// The directories above the open directory `dir`, innermost first, up to
+/// the top of the file system (whose `..` is itself), each with
+/// [`placement`]. They are found with `openat(..)` from the descriptor:
+/// where the directory *is* now, whatever its path says.
+pub(crate) fn ancestors(dir: &impl AsFd) -> io::Result<Vec<(Identity, u64)>> {
+    let up = |from: &dyn AsFd| {
+        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        rustix::fs::openat(from.as_fd(), "..", flags, Mode::empty())
+    };
+    let mut here = placement(dir)?;
+    let mut parent = up(dir)?;
+    let mut out = Vec::new();
+    loop {
+        let there = placement(&parent)?;
+        if there == here {
+            return Ok(out);
+        }
+        if out.len() == MAX_ANCESTORS {
+            return Err(io::Error::other("too many directories above a root"));
+        }
+        out.push(there);
+        here = there;
+        parent = up(&parent)?;
+    }
+}
+
+/// Reads descriptor paths through one open `/proc/self/fd` (a `readlinkat`
+/// per descriptor instead of a `readlink` that walks `/proc/self/fd/N` from
+/// the top each time). Meant for one batch: a fork does not inherit the
+/// batch, so the directory is never another process's.
+#[derive(Debug)]
+pub(crate) struct FdPaths {
+    dir: Option<OwnedFd>,
+    /// Open `/proc/self/fd` at the first look-up.
+    open: bool,
+    buf: Vec<u8>,
+}
+
+impl FdPaths {
+    /// For a batch of look-ups: opens `/proc/self/fd` once, at the first
+    /// (if that fails, each look-up falls back to [`fd_path`]).
+    pub(crate) fn batch() -> Self {
+        Self {
+            dir: None,
+            open: true,
+            buf: Vec::new(),
+        }
+    }
+
+    /// For a single look-up: [`fd_path`].
+    pub(crate) fn single() -> Self {
+        Self {
+            dir: None,
+            open: false,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The path the kernel reports for `file` now.
+    pub(crate) fn path(&mut self, file: &impl AsRawFd) -> io::Result<PathBuf> {
+        if std::mem::take(&mut self.open) {
+            let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            self.dir = rustix::fs::open("/proc/self/fd", flags, Mode::empty()).ok();
+        }
+        let Some(dir) = &self.dir else {
+            return fd_path(file);
+        };
+        let mut name = [0u8; 20];
+        let name = decimal(file.as_raw_fd().unsigned_abs(), &mut name);
+        let link = rustix::fs::readlinkat(dir, name, std::mem::take(&mut self.buf))?;
+        let mut bytes = link.into_bytes();
+        let path = PathBuf::from(std::ffi::OsStr::from_bytes(&bytes));
+        bytes.clear();
+        self.buf = bytes;
+        Ok(path)
+    }
+}
+
+/// `n` in decimal, in `buf`.
+fn decimal(mut n: u32, buf: &mut [u8; 20]) -> &str {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[at..]).unwrap_or("")
 }

@@ -28,10 +28,13 @@ pub(crate) use other::{link_count, lstat_at, mkdir_at, rename_at, set_mode, unli
 pub(crate) use unix::{link_count, lstat_at, mkdir_at, rename_at, set_mode, unlink_at};
 
 #[cfg(target_os = "linux")]
-pub(crate) use linux::{fd_path, open_beneath};
-pub(crate) use portable::{Identity, Kind, descriptor_budget, identity, identity_of_path, kind_of};
+pub(crate) use linux::{FdPaths, ancestors, fd_path, open_beneath, placement};
 #[cfg(not(target_os = "linux"))]
-pub(crate) use portable::{fd_path, open_beneath};
+pub(crate) use portable::{FdPaths, ancestors, fd_path, open_beneath, placement};
+pub(crate) use portable::{
+    Identity, Kind, identity, identity_of_path, kind_of, nofile_limit, open_descriptors,
+    out_of_descriptors,
+};
 
 use crate::hardening::Hardening;
 use crate::options::Create;

@@ -163,21 +163,77 @@ pub(crate) fn classify_errno(code: i32) -> ErrorKind {
     }
 }
 
-/// How many more descriptors this process may open, keeping `reserve` for
-/// everything else: the soft `RLIMIT_NOFILE` minus the descriptors open now
-/// (with the limit for a message). `None` where it cannot be told.
+/// The soft `RLIMIT_NOFILE`, where it can be told.
 #[cfg(unix)]
-pub(crate) fn descriptor_budget(reserve: u64) -> Option<(u64, u64)> {
-    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile).current?;
-    let open = std::fs::read_dir("/proc/self/fd")
+pub(crate) fn nofile_limit() -> Option<u64> {
+    rustix::process::getrlimit(rustix::process::Resource::Nofile).current
+}
+
+/// The number of descriptors open in this process (0 where it cannot be
+/// told).
+#[cfg(unix)]
+pub(crate) fn open_descriptors() -> u64 {
+    std::fs::read_dir("/proc/self/fd")
         .or_else(|_| std::fs::read_dir("/dev/fd"))
         .map(|entries| entries.count() as u64)
-        .unwrap_or(0);
-    Some((limit.saturating_sub(open).saturating_sub(reserve), limit))
+        .unwrap_or(0)
+}
+
+/// Whether an open failed because the process has no descriptor left.
+#[cfg(unix)]
+pub(crate) fn out_of_descriptors(error: &io::Error) -> bool {
+    error.raw_os_error() == Some(rustix::io::Errno::MFILE.raw_os_error())
 }
 
 /// Descriptor limits are not checked on this platform.
 #[cfg(not(unix))]
-pub(crate) fn descriptor_budget(_reserve: u64) -> Option<(u64, u64)> {
+pub(crate) fn nofile_limit() -> Option<u64> {
     None
+}
+
+/// Descriptor limits are not checked on this platform.
+#[cfg(not(unix))]
+pub(crate) fn open_descriptors() -> u64 {
+    0
+}
+
+/// Descriptor limits are not checked on this platform.
+#[cfg(not(unix))]
+pub(crate) fn out_of_descriptors(_error: &io::Error) -> bool {
+    false
+}
+
+/// Without `statx` mount ids, where a root directory is cannot be told.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn ancestors<T>(_dir: &T) -> io::Result<Vec<(Identity, u64)>> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "walking up from a root is implemented on Linux only",
+    ))
+}
+
+/// Without `statx` mount ids, where a root directory is cannot be told.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn placement<T>(_dir: &T) -> io::Result<(Identity, u64)> {
+    ancestors(&()).map(|_| unreachable!())
+}
+
+/// Descriptor paths, one look-up at a time ([`fd_path`]).
+#[cfg(not(target_os = "linux"))]
+#[derive(Debug)]
+pub(crate) struct FdPaths;
+
+#[cfg(not(target_os = "linux"))]
+impl FdPaths {
+    pub(crate) fn batch() -> Self {
+        Self
+    }
+
+    pub(crate) fn single() -> Self {
+        Self
+    }
+
+    pub(crate) fn path<T>(&mut self, file: &T) -> io::Result<std::path::PathBuf> {
+        fd_path(file)
+    }
 }

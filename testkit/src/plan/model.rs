@@ -15,9 +15,14 @@
 //!   tree): it is kept iff it lies beneath the directory of a present root,
 //!   else revoked. A file that is nowhere in the tree (unlinked) is not
 //!   judged: from then on the handle is [`HandleState::Unknown`].
-//! - `replace` checks the handles whose bound root is not among the new
-//!   set's roots (the others cost nothing, by design); `rescan` checks all.
-//!   Revocation is final.
+//! - `replace` settles the handles whose bound root `R` is not among the
+//!   new set's roots (the others cost nothing, by design), once per `R`
+//!   (issue 9): if `R`'s path still names its directory and the directory
+//!   of a new root contains `R`'s directory, they are all kept, bound to
+//!   the outermost such root, without locating them; if `R`'s path still
+//!   names its directory and no new root's directory contains it or lies
+//!   at or beneath it, they are all revoked; otherwise each is checked.
+//!   `rescan` checks all. Revocation is final.
 //! - An open succeeds only beneath the directory of a present root
 //!   (wherever that directory is now: opens go through the root's handle).
 //!   When the disk has not changed since the last `replace` or `rescan`
@@ -139,15 +144,51 @@ impl Model {
     pub fn replace(&mut self, dirs: &[String]) -> Expected {
         self.installed = true;
         self.generation += 1;
+        let before = std::mem::take(&mut self.roots);
         self.roots = dirs.iter().filter_map(|d| pin(Path::new(d))).collect();
+        let inodes = inodes(&self.t);
+        let dirs = self.present_dirs(&inodes);
         let ids: Vec<Identity> = self.roots.iter().map(|r| r.id).collect();
-        let checked =
-            |h: &HandleState| matches!(h, HandleState::Live { bound, .. } if !ids.contains(bound));
-        let expected = self.check(checked);
+        let mut fates: HashMap<Identity, Fate> = HashMap::new();
+        for handle in &self.handles {
+            if let HandleState::Live { bound, .. } = *handle
+                && !ids.contains(&bound)
+            {
+                let departed = before.iter().find(|r| r.id == bound);
+                fates
+                    .entry(bound)
+                    .or_insert_with(|| fate(departed, &dirs, &inodes));
+            }
+        }
+        let (mut revoked, mut exact) = (0, !self.handles.contains(&HandleState::Unknown));
+        for handle in &mut self.handles {
+            let HandleState::Live { file, bound } = *handle else {
+                continue;
+            };
+            let Some(fate) = fates.get(&bound) else {
+                continue;
+            };
+            *handle = match (inodes.get(&file), fate) {
+                (None, _) => {
+                    exact = false;
+                    HandleState::Unknown
+                }
+                (Some(_), Fate::KeepUnder(root)) => HandleState::Live { file, bound: *root },
+                (Some(_), Fate::Revoke) => HandleState::Revoked,
+                (Some(path), Fate::Locate) => match outermost(&dirs, path) {
+                    Some(bound) => HandleState::Live { file, bound },
+                    None => HandleState::Revoked,
+                },
+            };
+            revoked += usize::from(*handle == HandleState::Revoked);
+        }
+        self.settled = true;
         Expected {
+            generation: self.generation,
+            revoked,
+            exact,
             roots_gone: 0,
             roots_back: 0,
-            ..expected
         }
     }
 
@@ -322,6 +363,38 @@ impl Model {
     /// Drops handle `n`.
     pub fn close(&mut self, n: usize) {
         self.handles[n] = HandleState::Closed;
+    }
+}
+
+/// What a `replace` does with the handles bound to a departed root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fate {
+    KeepUnder(Identity),
+    Revoke,
+    Locate,
+}
+
+/// The fate of the handles bound to `departed`, given the new set's
+/// present root directories `dirs`: judged by where the departed root's
+/// directory is in the tree.
+fn fate(
+    departed: Option<&ModelRoot>,
+    dirs: &[(PathBuf, Identity)],
+    inodes: &HashMap<Identity, PathBuf>,
+) -> Fate {
+    let Some(root) = departed.filter(|r| r.present && identity_of(&r.given) == Some(r.id)) else {
+        return Fate::Locate;
+    };
+    let Some(at) = inodes.get(&root.id) else {
+        return Fate::Locate;
+    };
+    if let Some(container) = outermost(dirs, at) {
+        return Fate::KeepUnder(container);
+    }
+    if dirs.iter().any(|(dir, _)| dir.starts_with(at)) {
+        Fate::Locate
+    } else {
+        Fate::Revoke
     }
 }
 
