@@ -175,12 +175,12 @@ pub(crate) fn storm(tree: &Tree) {
                         }
                         Storm::StdStat => {
                             for dir in &dirs[..list.len()] {
-                                drop(black_box(std::fs::metadata(dir).unwrap()));
+                                black_box(std::fs::metadata(dir).unwrap());
                             }
                         }
                         Storm::StdStatElsewhere => {
                             for dir in &elsewhere[..list.len()] {
-                                drop(black_box(std::fs::metadata(dir).unwrap()));
+                                black_box(std::fs::metadata(dir).unwrap());
                             }
                         }
                         Storm::Spin => spin(),
