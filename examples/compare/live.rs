@@ -230,11 +230,17 @@ pub(crate) fn storm(tree: &Tree) {
                 &cpu_ratios(stormy, calm),
             );
         }
-        // The library's storm over a thread that is merely busy.
-        let (replacing, spinning) = (&s[per_reader * i + 1], &s[per_reader * i + per_reader - 1]);
+        // The library's storm over a thread that is merely busy, and over
+        // one that opens and closes the same directories with std alone.
+        let replacing = &s[per_reader * i + 1];
+        let (opening, spinning) = (&s[per_reader * i + 4], &s[per_reader * i + per_reader - 1]);
         emit(
             &format!("storm.{reader}_over_spin"),
             &cpu_ratios(replacing, spinning),
+        );
+        emit(
+            &format!("storm.{reader}_over_std_open"),
+            &cpu_ratios(replacing, opening),
         );
     }
     let rate =

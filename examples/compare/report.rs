@@ -125,6 +125,7 @@ const SECTIONS: &[(&str, &[Row])] = &[
         row("Snapshot::open (tracked): std metadata-of-other-roots storm / calm", "storm.tracked_std_stat_elsewhere", Times, Target::None),
         row("Snapshot::open (tracked): busy-spin thread / calm", "storm.tracked_spin", Times, Target::None),
         row("Snapshot::open (tracked): replace_uris storm / busy-spin thread", "storm.tracked_over_spin", Times, Target::None),
+        row("Snapshot::open (tracked): replace_uris storm / std File::open-only storm", "storm.tracked_over_std_open", Times, Target::None),
         row("set().open (untracked): replace_uris storm / calm", "storm.untracked", Times, AtMost(1.1)),
         row("set().open (untracked): from_uris+replace storm / calm", "storm.untracked_build_replace", Times, Target::None),
         row("set().open (untracked): from_uris-only storm / calm", "storm.untracked_build_only", Times, Target::None),
@@ -133,6 +134,7 @@ const SECTIONS: &[(&str, &[Row])] = &[
         row("set().open (untracked): std metadata-of-other-roots storm / calm", "storm.untracked_std_stat_elsewhere", Times, Target::None),
         row("set().open (untracked): busy-spin thread / calm", "storm.untracked_spin", Times, Target::None),
         row("set().open (untracked): replace_uris storm / busy-spin thread", "storm.untracked_over_spin", Times, Target::None),
+        row("set().open (untracked): replace_uris storm / std File::open-only storm", "storm.untracked_over_std_open", Times, Target::None),
         row("replace_uris per second during the storm", "storm.replaces_per_s", PerSecond, Target::None),
     ]),
     ("watch: process CPU per tracked open, watch on / off", &[
