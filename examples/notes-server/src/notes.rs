@@ -272,7 +272,7 @@ pub fn write(
     Ok(Ok(Written { path, created }))
 }
 
-/// What [`write`] did.
+/// What [`write()`] did.
 #[derive(Clone, Debug)]
 pub struct Written {
     /// The note.

@@ -27,7 +27,7 @@
 //!   (wherever that directory is now: opens go through the root's handle).
 //!   When the disk has not changed since the last `replace` or `rescan`
 //!   (the model is *settled*), an open is judged exactly by
-//!   [`judge`](crate::judge) with the present roots.
+//!   [`judge`] with the present roots.
 
 use std::collections::HashMap;
 use std::fs::{self, File};
