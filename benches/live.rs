@@ -6,30 +6,14 @@
 
 use std::fs::{self, File};
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use mcp_roots::{RootSet, Roots, TrackedFile};
 
-const DEPTH: usize = 10;
+mod common;
+use common::{deep_tree, uri_of};
+
 const HANDLES: usize = 1_000;
-
-/// `root/d1/…/d10/f.txt` under `parent`; returns (root, file) paths.
-fn deep_tree(parent: &Path, root_name: &str) -> (PathBuf, PathBuf) {
-    let root = parent.join(root_name);
-    let mut dir = root.clone();
-    for i in 1..=DEPTH {
-        dir.push(format!("d{i}"));
-    }
-    fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("f.txt");
-    fs::write(&file, "hello\n").unwrap();
-    (root, file)
-}
-
-fn uri_of(path: &Path) -> String {
-    format!("file://{}", path.to_str().expect("UTF-8 temporary path"))
-}
 
 /// Soft descriptor limit up to the hard one (1,000 handles and more).
 fn raise_nofile() {

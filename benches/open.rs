@@ -13,31 +13,10 @@ use std::path::{Path, PathBuf};
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcp_roots::RootSet;
 
-const DEPTH: usize = 10;
+mod common;
+use common::{deep_tree, uri_of};
+
 const MANY_ROOTS: usize = 100;
-
-/// `root/d1/…/d10/f.txt` under `parent`; returns (root, file) paths.
-fn deep_tree(parent: &Path, root_name: &str) -> (PathBuf, PathBuf) {
-    let root = parent.join(root_name);
-    let mut dir = root.clone();
-    for i in 1..=DEPTH {
-        dir.push(format!("d{i}"));
-    }
-    fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("f.txt");
-    fs::write(&file, "hello\n").unwrap();
-    (root, file)
-}
-
-fn uri_of(path: &Path) -> String {
-    let path = path.to_str().expect("tempdir path is UTF-8");
-    assert!(
-        path.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"/._-".contains(&b)),
-        "tempdir path needs no percent-encoding: {path}"
-    );
-    format!("file://{path}")
-}
 
 fn naive_open(path: &Path, root_canonical: &Path) -> File {
     let canonical = fs::canonicalize(path).unwrap();

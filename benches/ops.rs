@@ -9,11 +9,10 @@ use std::path::Path;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use mcp_roots::RootSet;
 
-const ENTRIES: usize = 32;
+mod common;
+use common::uri_of;
 
-fn uri_of(path: &Path) -> String {
-    format!("file://{}", path.to_str().expect("UTF-8 temporary path"))
-}
+const ENTRIES: usize = 32;
 
 fn bench_ops(c: &mut Criterion) {
     let tmp = tempfile::tempdir().unwrap();
