@@ -284,14 +284,8 @@ impl NotesServer {
         InputResponses(inputs): InputResponses,
         RequestState(state): RequestState,
     ) -> CallToolResponse {
-        if is_modern(&cx) {
-            return self
-                .change_in_rounds(Change::Delete, args.title, &cx, inputs, state)
-                .await;
-        }
-        self.change(Change::Delete, args.title, &cx.peer)
+        self.change_by_revision(Change::Delete, args.title, &cx, inputs, state)
             .await
-            .into()
     }
 
     /// Moves a note into `archive/` of its root, after asking the user
@@ -311,18 +305,31 @@ impl NotesServer {
         InputResponses(inputs): InputResponses,
         RequestState(state): RequestState,
     ) -> CallToolResponse {
-        if is_modern(&cx) {
-            return self
-                .change_in_rounds(Change::Archive, args.title, &cx, inputs, state)
-                .await;
-        }
-        self.change(Change::Archive, args.title, &cx.peer)
+        self.change_by_revision(Change::Archive, args.title, &cx, inputs, state)
             .await
-            .into()
     }
 }
 
 impl NotesServer {
+    /// `notes_delete` / `notes_archive`: in rounds of input requests on
+    /// 2026-07-28, with `elicitation/create` on the revisions with
+    /// `initialize`.
+    async fn change_by_revision(
+        &self,
+        change: Change,
+        title: String,
+        cx: &RequestContext<RoleServer>,
+        inputs: Option<rmcp::model::InputResponses>,
+        state: Option<String>,
+    ) -> CallToolResponse {
+        if is_modern(cx) {
+            return self
+                .change_in_rounds(change, title, cx, inputs, state)
+                .await;
+        }
+        self.change(change, title, &cx.peer).await.into()
+    }
+
     /// Finds the notes titled `title` and applies `change` where the user
     /// said so (revisions with `initialize`: the questions are
     /// `elicitation/create` requests).
