@@ -10,7 +10,7 @@ use cap_std::fs::Dir;
 
 use crate::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
 use crate::lookup::{FastState, clean_key};
-use crate::root::{Root, RootId};
+use crate::root::{Anchor, Root, RootId};
 use crate::root_set::{Rejected, RootSet};
 use crate::{Error, ErrorKind, Operation, input, sys};
 
@@ -102,9 +102,23 @@ impl RootSetBuilder {
     }
 
     fn build_from(self, current: Option<&RootSet>) -> RootSet {
+        self.build_admitted(current, Hardening::default(), &ByPath)
+    }
+
+    /// Builds with `admission` deciding how each listed root is opened, the
+    /// hardening of every root raised to at least `floor`, and the roots of
+    /// `current` with the same URI and the same effective hardening taken
+    /// over (identity checked again).
+    pub(crate) fn build_admitted(
+        self,
+        current: Option<&RootSet>,
+        floor: Hardening,
+        admission: &dyn Admission,
+    ) -> RootSet {
+        let hardening = self.hardening.stricter(floor);
         let mut reusable: HashMap<&str, &Arc<Root>, FastState> = HashMap::default();
         for root in current.map_or(&[][..], RootSet::roots) {
-            if root.hardening == self.hardening {
+            if root.hardening == hardening {
                 reusable.entry(root.uri()).or_insert(root);
             }
         }
@@ -120,17 +134,66 @@ impl RootSetBuilder {
             }
             let result = match budget.refuse(opened, position, &uri) {
                 Some(why) => Err(why),
-                None => open_root(name, &uri, self.hardening),
+                None => input::absolute_path(&uri)
+                    .map_err(|(kind, detail)| {
+                        Error::new(kind, Operation::AddRoot, &uri).with_detail(detail)
+                    })
+                    .and_then(|path| admission.admit(name, &uri, &path, hardening)),
             };
             match result {
-                Ok(root) => {
-                    opened += 1;
-                    roots.push(Arc::new(root));
+                Ok(admitted) => {
+                    opened += admitted.len() as u64;
+                    roots.extend(admitted.into_iter().map(Arc::new));
                 }
                 Err(error) => rejected.push(Rejected::new(name, budget.explain(error, position))),
             }
         }
         RootSet::assemble(roots, rejected)
+    }
+
+    /// Adds a root, named or not.
+    pub(crate) fn entry(mut self, name: Option<&str>, client_uri: &str) -> Self {
+        self.entries.push((name.map(Into::into), client_uri.into()));
+        self
+    }
+
+    /// The same list with `hardening`.
+    pub(crate) fn with_hardening(mut self, hardening: Hardening) -> Self {
+        self.hardening = hardening;
+        self
+    }
+}
+
+/// How the roots of a list are opened: by their own paths, or beneath an
+/// operator ceiling (see `ceiling`).
+pub(crate) trait Admission {
+    /// Opens the client root `uri` (named `name`, naming the absolute path
+    /// `path`) with `hardening`: the root itself, or the roots it is clipped
+    /// to; or why it grants nothing.
+    fn admit(
+        &self,
+        name: Option<&str>,
+        uri: &str,
+        path: &str,
+        hardening: Hardening,
+    ) -> Result<Vec<Root>, Error>;
+}
+
+/// Each root opened at its own path: a set without a ceiling.
+pub(crate) struct ByPath;
+
+impl Admission for ByPath {
+    fn admit(
+        &self,
+        name: Option<&str>,
+        uri: &str,
+        path: &str,
+        hardening: Hardening,
+    ) -> Result<Vec<Root>, Error> {
+        let dir = Dir::open_ambient_dir(path, ambient_authority())
+            .map_err(|err| Error::from_os(err, Operation::AddRoot, uri))?;
+        let root = root_at(name, uri, path, dir, hardening, None)?;
+        Ok(vec![root])
     }
 }
 
@@ -140,7 +203,7 @@ fn reuse(root: &Arc<Root>, name: Option<&str>) -> Option<Arc<Root>> {
     if now.name() == name {
         return Some(now);
     }
-    now.renamed(name).ok().map(Arc::new)
+    now.duplicate(name, now.hardening).ok().map(Arc::new)
 }
 
 /// How many roots may be opened under the soft `RLIMIT_NOFILE`.
@@ -205,31 +268,36 @@ fn too_many(position: usize, uri: &str, message: &str) -> Error {
 
 const TOO_MANY: &str = "too many roots for the descriptor limit";
 
-/// Opens one root and returns it with its lookup keys (as given, resolved).
-fn open_root(name: Option<&str>, uri: &str, hardening: Hardening) -> Result<Root, Error> {
-    let fail = |kind: ErrorKind, detail: &'static str| {
-        Error::new(kind, Operation::AddRoot, uri).with_detail(detail)
-    };
+/// The root at the absolute path `path` (as the client gave it in `uri`),
+/// whose directory `dir` is open: its identity, physical path and lookup
+/// keys (as given, resolved).
+pub(crate) fn root_at(
+    name: Option<&str>,
+    uri: &str,
+    path: &str,
+    dir: Dir,
+    hardening: Hardening,
+    anchor: Option<Anchor>,
+) -> Result<Root, Error> {
     let os_fail = |err| Error::from_os(err, Operation::AddRoot, uri);
-    let path = input::absolute_path(uri).map_err(|(kind, detail)| fail(kind, detail))?;
-    let dir = Dir::open_ambient_dir(&*path, ambient_authority()).map_err(os_fail)?;
     let id = RootId(sys::identity(&dir).map_err(os_fail)?);
-    let resolved = resolved_path(&dir, &path, id).map_err(os_fail)?;
-    let given_key = clean_key(&path);
+    let resolved = resolved_path(&dir, path, id).map_err(os_fail)?;
+    let given_key = clean_key(path);
     let display = given_key
         .clone()
-        .unwrap_or_else(|| path_clean::clean(&*path).to_string_lossy().into_owned());
+        .unwrap_or_else(|| path_clean::clean(path).to_string_lossy().into_owned());
     let resolved_key = resolved.to_str().and_then(clean_key);
     Ok(Root {
         id,
         name: name.map(Into::into),
         uri: uri.into(),
         path: Arc::from(display),
-        given: (*path).into(),
+        given: path.into(),
         resolved,
         dir,
         hardening,
         keys: [given_key.map(Into::into), resolved_key.map(Into::into)],
+        anchor,
     })
 }
 

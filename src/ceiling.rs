@@ -1,45 +1,91 @@
-//! The operator ceiling (DESIGN.md semantics 8): client roots can only
-//! narrow it. `effective = ceiling ∩ client roots`.
+//! The operator ceiling: client roots can only narrow it
+//! (`effective = ceiling ∩ client roots`).
+//!
+//! A client root is judged against the ceiling *before anything at its path
+//! is touched*, lexically, on its path as given (a URI decoded and its dot
+//! segments removed; a raw path as it is):
+//!
+//! - inside a ceiling directory (its path, as given or resolved, is a
+//!   component prefix): the rest is opened beneath that directory's handle,
+//!   so a link inside the ceiling that leads out (`/ceiling/link -> /etc`)
+//!   cannot carry a root outside (`outside_ceiling`);
+//! - above ceiling directories: clipped to each of them (their handles,
+//!   duplicated);
+//! - anywhere else: `outside_ceiling`, whatever exists there. Nothing
+//!   outside the ceiling is opened because a client named it, so the reason
+//!   never depends on what lies outside.
 
-use std::sync::Arc;
+use std::path::Path;
 
-use crate::root::Root;
-use crate::root_set::Rejected;
+use cap_std::fs::Dir;
+
+use crate::builder::{Admission, root_at};
+use crate::hardening::Hardening;
+use crate::lookup::clean_key;
+use crate::root::{Anchor, Root};
+use crate::sys::{self, Access, How};
 use crate::{Error, ErrorKind, Operation, RootSet};
 
-/// Applies `ceiling` to `client`: a root inside a ceiling directory is kept,
-/// one above ceiling directories is clipped to them, any other is rejected
-/// (`outside_ceiling`). Containment compares physical paths by components.
-pub(crate) fn clip(client: &RootSet, ceiling: &RootSet) -> RootSet {
-    let mut roots: Vec<Arc<Root>> = Vec::new();
-    let mut rejected: Vec<Rejected> = client.rejected().to_vec();
-    for root in client.roots() {
-        let within = ceiling
-            .roots()
-            .iter()
-            .any(|c| root.resolved.starts_with(&c.resolved));
-        if within {
-            roots.push(root.clone());
-            continue;
-        }
-        let below: Vec<&Arc<Root>> = ceiling
-            .roots()
-            .iter()
-            .filter(|c| c.resolved.starts_with(&root.resolved))
-            .collect();
-        if below.is_empty() {
-            let error = Error::new(ErrorKind::OutsideCeiling, Operation::AddRoot, root.uri());
-            rejected.push(Rejected::new(root.name(), error));
-        }
-        for c in below {
-            match c.renamed(root.name()) {
-                Ok(clipped) => roots.push(Arc::new(clipped)),
-                Err(e) => {
-                    let error = Error::from_os(e, Operation::AddRoot, root.uri());
-                    rejected.push(Rejected::new(root.name(), error));
+/// Client roots admitted beneath the operator's ceiling directories.
+pub(crate) struct Ceiling<'c> {
+    pub(crate) dirs: &'c RootSet,
+}
+
+impl Admission for Ceiling<'_> {
+    fn admit(
+        &self,
+        name: Option<&str>,
+        uri: &str,
+        path: &str,
+        hardening: Hardening,
+    ) -> Result<Vec<Root>, Error> {
+        let outside = || Error::new(ErrorKind::OutsideCeiling, Operation::AddRoot, uri);
+        if let Some((index, rest)) = self.dirs.index().locate(path) {
+            let ceiling = &self.dirs.roots()[index];
+            let rel = match rest.trim_start_matches('/') {
+                "" => ".",
+                rel => rel,
+            };
+            let how = How {
+                access: Access::Read,
+                directory: true,
+                ..How::location(true, hardening)
+            };
+            let dir = sys::open_beneath(&ceiling.dir, rel, &how).map_err(|err| {
+                let error = Error::from_os(err, Operation::AddRoot, uri);
+                match error.kind() {
+                    ErrorKind::OutsideRoots => {
+                        outside().with_detail("its path leads out of the ceiling directory")
+                    }
+                    _ => error,
                 }
+            })?;
+            let anchor = Anchor {
+                ceiling: ceiling.clone(),
+                rel: rel.into(),
+            };
+            let dir = Dir::from_std_file(dir);
+            return root_at(name, uri, path, dir, hardening, Some(anchor)).map(|r| vec![r]);
+        }
+        // Above ceiling directories: the ones whose path lies beneath it.
+        let key = clean_key(path).ok_or_else(outside)?;
+        let mut clipped = Vec::new();
+        for ceiling in self.dirs.roots() {
+            let beneath = ceiling
+                .keys
+                .iter()
+                .flatten()
+                .any(|k| Path::new(&**k).starts_with(&key));
+            if beneath {
+                let root = ceiling
+                    .duplicate(name, hardening)
+                    .map_err(|err| Error::from_os(err, Operation::AddRoot, uri))?;
+                clipped.push(root);
             }
         }
+        if clipped.is_empty() {
+            return Err(outside());
+        }
+        Ok(clipped)
     }
-    RootSet::assemble(roots, rejected)
 }

@@ -49,7 +49,7 @@ impl<'s> Judge<'s> {
             return Fate::Locate;
         };
         // The directory is still what its path names (semantics 10).
-        if !sys::identity_of_path(&root.given).is_ok_and(|id| id == root.id.0) {
+        if !root.names_pinned_dir() {
             return Fate::Locate;
         }
         match self.container(root) {

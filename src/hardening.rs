@@ -1,5 +1,9 @@
-//! Opt-in hardening an operator can set on a root set: stricter than the
-//! default policy, never weaker. See SECURITY.md for what each one buys.
+//! Opt-in hardening: stricter than the default policy, never weaker. A
+//! server sets it as policy on [`RootsBuilder`](crate::RootsBuilder) (every
+//! set [`Roots`](crate::Roots) hands out carries at least that), and a root
+//! set may ask for more on [`RootSetBuilder`](crate::RootSetBuilder); the
+//! two combine option by option, the stricter winning. See SECURITY.md for
+//! what each one buys.
 
 /// Whether symlinks are followed during resolution.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -46,8 +50,61 @@ pub(crate) struct Hardening {
 }
 
 impl Hardening {
+    /// Each option at the stricter of `self` and `other`: combining a
+    /// policy with a client set can only tighten it.
+    pub(crate) fn stricter(self, other: Self) -> Self {
+        Self {
+            symlinks: match (self.symlinks, other.symlinks) {
+                (Symlinks::FollowBeneath, Symlinks::FollowBeneath) => Symlinks::FollowBeneath,
+                _ => Symlinks::Refuse,
+            },
+            mount_points: match (self.mount_points, other.mount_points) {
+                (MountPoints::Cross, MountPoints::Cross) => MountPoints::Cross,
+                _ => MountPoints::Refuse,
+            },
+            hard_links: match (self.hard_links, other.hard_links) {
+                (HardLinks::Allow, HardLinks::Allow) => HardLinks::Allow,
+                _ => HardLinks::RefuseWrites,
+            },
+        }
+    }
+
+    /// Whether every option of `self` is at least as strict as `floor`'s.
+    pub(crate) fn at_least(self, floor: Self) -> bool {
+        self.stricter(floor) == self
+    }
+
     /// Whether resolution needs flags that only `openat2` offers.
     pub(crate) fn needs_openat2(&self) -> bool {
         self.symlinks == Symlinks::Refuse || self.mount_points == MountPoints::Refuse
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stricter_takes_the_stricter_option_of_each() {
+        let links = Hardening {
+            symlinks: Symlinks::Refuse,
+            ..Hardening::default()
+        };
+        let mounts = Hardening {
+            mount_points: MountPoints::Refuse,
+            hard_links: HardLinks::RefuseWrites,
+            ..Hardening::default()
+        };
+        let both = links.stricter(mounts);
+        assert_eq!(both.symlinks, Symlinks::Refuse);
+        assert_eq!(both.mount_points, MountPoints::Refuse);
+        assert_eq!(both.hard_links, HardLinks::RefuseWrites);
+        assert_eq!(mounts.stricter(links), both);
+        assert_eq!(
+            Hardening::default().stricter(Hardening::default()),
+            Hardening::default()
+        );
+        assert!(both.at_least(links) && both.at_least(mounts));
+        assert!(!links.at_least(mounts) && !mounts.at_least(links));
     }
 }

@@ -52,6 +52,7 @@ pub mod mcp;
 mod mutate;
 mod ops;
 mod options;
+mod policy;
 mod read_dir;
 mod registry;
 mod rescan;

@@ -7,22 +7,30 @@ use std::sync::{Arc, Mutex, Weak};
 
 use arc_swap::ArcSwap;
 
+use crate::builder::RootSetBuilder;
+use crate::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
+use crate::policy::Policy;
 use crate::registry::Registry;
 use crate::rescan::{self, Fate, RescanReport};
 use crate::root::Root;
 use crate::root_set::Rejected;
 use crate::snapshot::Snapshot;
 use crate::sys::FdPaths;
-use crate::{Error, ErrorKind, Operation, RootSet, ceiling, departed};
+use crate::{Error, ErrorKind, Operation, RootSet, departed};
 
-/// What an empty `roots/list` answer (no roots at all) grants.
+/// What a client that does not declare the roots capability is served
+/// (see [`Roots::replace_undeclared`]).
+///
+/// A client that *does* declare roots and answers with an empty list shares
+/// nothing, whatever this says: a removal never grants more than before it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum EmptyRoots {
     /// Nothing: operations fail with `no_roots` (the default).
     #[default]
     DenyAll,
-    /// The operator ceiling, whole (nothing if there is no ceiling).
+    /// The operator ceiling, whole (nothing if there is no ceiling), with
+    /// the policy's hardening.
     Ceiling,
 }
 
@@ -44,6 +52,7 @@ pub struct RootsBuilder {
     ceiling: Option<Vec<String>>,
     empty: EmptyRoots,
     identity: RootIdentity,
+    hardening: Hardening,
 }
 
 impl RootsBuilder {
@@ -60,9 +69,34 @@ impl RootsBuilder {
         self
     }
 
-    /// What an empty `roots/list` answer grants.
+    /// What a client that does not declare the roots capability is served
+    /// ([`Roots::replace_undeclared`]). An empty list from a client that
+    /// declares roots always shares nothing.
     pub fn empty_roots(mut self, empty: EmptyRoots) -> Self {
         self.empty = empty;
+        self
+    }
+
+    /// Refuse every symlink below every root (and between a ceiling
+    /// directory and a client root inside it), or follow those that stay
+    /// beneath the root (the default). A policy: every set installed or
+    /// scoped has at least this; a client set can only make it stricter.
+    pub fn symlinks(mut self, symlinks: Symlinks) -> Self {
+        self.hardening.symlinks = symlinks;
+        self
+    }
+
+    /// Refuse crossing a mount point below a root, or cross (the default).
+    /// A policy, as [`symlinks`](Self::symlinks).
+    pub fn mount_points(mut self, mount_points: MountPoints) -> Self {
+        self.hardening.mount_points = mount_points;
+        self
+    }
+
+    /// Refuse writing to files with more than one hard link, or allow (the
+    /// default). A policy, as [`symlinks`](Self::symlinks).
+    pub fn hard_links(mut self, hard_links: HardLinks) -> Self {
+        self.hardening.hard_links = hard_links;
         self
     }
 
@@ -75,7 +109,13 @@ impl RootsBuilder {
     /// The session's roots, with no set installed yet: every operation
     /// fails with `no_roots` until the first [`Roots::replace`].
     pub fn build(self) -> Roots {
-        let ceiling = self.ceiling.map(RootSet::from_uris);
+        let hardening = self.hardening;
+        let ceiling = self.ceiling.map(|dirs| {
+            let list = dirs
+                .into_iter()
+                .fold(RootSet::builder(), RootSetBuilder::root);
+            list.with_hardening(hardening).build()
+        });
         for rejected in ceiling.iter().flat_map(RootSet::rejected) {
             tracing::warn!(
                 dir = rejected.uri(),
@@ -86,8 +126,11 @@ impl RootsBuilder {
         let installed = Installed::assemble(0, Vec::new(), Vec::new());
         Roots {
             inner: Arc::new(Inner {
-                ceiling,
-                empty: self.empty,
+                policy: Policy {
+                    ceiling,
+                    hardening,
+                    without_roots: self.empty,
+                },
                 _identity: self.identity,
                 current: ArcSwap::from_pointee(installed),
                 registry: Registry::default(),
@@ -129,8 +172,7 @@ pub struct Roots {
 }
 
 pub(crate) struct Inner {
-    ceiling: Option<RootSet>,
-    empty: EmptyRoots,
+    policy: Policy,
     _identity: RootIdentity,
     current: ArcSwap<Installed>,
     pub(crate) registry: Registry,
@@ -184,20 +226,24 @@ impl Inner {
 /// still name their pinned directories, and the effective set.
 pub(crate) struct Installed {
     generation: u64,
-    pinned: Vec<(Arc<Root>, bool)>,
+    pinned: Vec<Pin>,
     base_rejected: Vec<Rejected>,
     set: RootSet,
 }
 
 impl Installed {
-    fn assemble(generation: u64, pinned: Vec<(Arc<Root>, bool)>, base: Vec<Rejected>) -> Self {
+    fn assemble(generation: u64, pinned: Vec<Pin>, base: Vec<Rejected>) -> Self {
         let mut rejected = base.clone();
-        for (root, _) in pinned.iter().filter(|(_, present)| !present) {
-            let error = Error::new(ErrorKind::RootGone, Operation::AddRoot, root.uri());
-            rejected.push(Rejected::new(root.name(), error));
+        for pin in pinned.iter().filter(|pin| !pin.present) {
+            let error = Error::new(ErrorKind::RootGone, Operation::AddRoot, pin.root.uri());
+            rejected.push(Rejected::new(pin.root.name(), error));
         }
-        let present = pinned.iter().filter(|(_, p)| *p).map(|(r, _)| r.clone());
-        let gone = pinned.iter().filter(|(_, p)| !p).map(|(r, _)| r);
+        let present = pinned.iter().filter(|pin| pin.present);
+        let gone = pinned
+            .iter()
+            .filter(|pin| !pin.present)
+            .map(|pin| &pin.root);
+        let present = present.map(|pin| pin.root.clone());
         let set = RootSet::assemble(present.collect(), rejected).with_gone(gone);
         Self {
             generation,
@@ -220,16 +266,19 @@ impl Installed {
     pub(crate) fn uri_of(&self, id: crate::RootId) -> Option<String> {
         self.pinned
             .iter()
-            .find(|(r, _)| r.id == id)
-            .map(|(r, _)| r.uri().to_owned())
+            .find(|pin| pin.root.id == id)
+            .map(|pin| pin.root.uri().to_owned())
     }
 
     /// Every pinned root's paths: as the client gave it, and resolved.
     #[cfg_attr(not(feature = "watch"), allow(dead_code))]
     pub(crate) fn pinned_paths(&self) -> impl Iterator<Item = &std::path::Path> {
-        self.pinned
-            .iter()
-            .flat_map(|(r, _)| [std::path::Path::new(&*r.given), r.resolved.as_path()])
+        self.pinned.iter().flat_map(|pin| {
+            [
+                std::path::Path::new(&*pin.root.given),
+                pin.root.resolved.as_path(),
+            ]
+        })
     }
 }
 
@@ -282,23 +331,47 @@ impl Roots {
     /// Walking up from a root needs `statx` mount ids (Linux 5.8+); without
     /// them, and on other platforms, every handle of a departed root is
     /// located.
+    ///
+    /// # Under a ceiling
+    ///
+    /// `client` was opened by the caller, at its own paths, before the
+    /// policy could judge it. Under a ceiling its handles are therefore not
+    /// used: every listed root (accepted or rejected) is judged again from
+    /// its URI and opened beneath the ceiling, as
+    /// [`replace_list`](Self::replace_list) does. Prefer `replace_list` or
+    /// [`replace_uris`](Self::replace_uris) there: they never open anything
+    /// outside the ceiling because a client named it.
     pub fn replace(&self, client: RootSet) -> RescanReport {
-        self.install(client, Checked::No)
+        self.install(self.inner.policy.admit_set(client), Checked::No)
     }
 
-    fn install(&self, client: RootSet, checked: Checked) -> RescanReport {
+    /// Installs the answer of a client that does *not* declare the roots
+    /// capability: the server's policy alone (the whole ceiling under
+    /// [`EmptyRoots::Ceiling`], otherwise nothing). An empty list from a
+    /// client that declares roots goes through [`replace_list`](Self::replace_list)
+    /// and shares nothing.
+    pub fn replace_undeclared(&self) -> RescanReport {
+        self.install(self.inner.policy.without_roots(), Checked::No)
+    }
+
+    /// Installs the client's root list (names kept): each root judged
+    /// against the ceiling before anything at its path is opened, then
+    /// opened (beneath the ceiling directory when there is one) with at
+    /// least the policy's hardening. Roots of the installed set that the
+    /// list repeats (same URI, same effective hardening) are taken over,
+    /// their identity checked again, instead of opened anew.
+    pub fn replace_list(&self, client: RootSetBuilder) -> RescanReport {
+        let current = self.inner.installed();
+        let set = self.inner.policy.admit(client, Some(current.set()));
+        drop(current);
+        self.install(set, Checked::ByBuilder)
+    }
+
+    fn install(&self, effective: RootSet, checked: Checked) -> RescanReport {
         let mut writer = self.lock_writer();
-        // Without a ceiling the effective set is the client's, and a set
-        // from `build_reusing` was checked root by root as it was built.
-        let checked = checked == Checked::ByBuilder && self.inner.ceiling.is_none();
-        let effective = self.apply_policy(client);
         let pinned: Vec<_> = match checked {
-            true => effective
-                .roots()
-                .iter()
-                .map(|r| (r.clone(), true))
-                .collect(),
-            false => effective.roots().iter().map(verify).collect(),
+            Checked::ByBuilder => effective.roots().iter().map(Pin::present).collect(),
+            Checked::No => effective.roots().iter().map(Pin::verify).collect(),
         };
         let generation = self.inner.current.load().generation + 1;
         let installed = Arc::new(Installed::assemble(
@@ -345,13 +418,10 @@ impl Roots {
         I: IntoIterator,
         I::Item: Into<String>,
     {
-        let current = self.inner.installed();
-        let set = client_uris
+        let list = client_uris
             .into_iter()
-            .fold(RootSet::builder(), crate::RootSetBuilder::root)
-            .build_reusing(current.set());
-        drop(current);
-        self.install(set, Checked::ByBuilder)
+            .fold(RootSet::builder(), RootSetBuilder::root);
+        self.replace_list(list)
     }
 
     /// Verifies every root's identity (a gone root leaves the set; a root
@@ -362,17 +432,21 @@ impl Roots {
     pub fn rescan(&self) -> RescanReport {
         let mut writer = self.lock_writer();
         let old = self.inner.current.load_full();
-        let pinned: Vec<_> = old.pinned.iter().map(|(r, _)| verify(r)).collect();
+        let pinned: Vec<_> = old
+            .pinned
+            .iter()
+            .map(|pin| Pin::verify(&pin.root))
+            .collect();
         let changed = pinned
             .iter()
             .zip(&old.pinned)
-            .any(|(new, old)| new.1 != old.1 || !Arc::ptr_eq(&new.0, &old.0));
+            .any(|(new, old)| new.present != old.present || !Arc::ptr_eq(&new.root, &old.root));
         let mut report = RescanReport::default();
         let installed = if changed {
-            for ((root, now), (_, before)) in pinned.iter().zip(&old.pinned) {
-                match (before, now) {
-                    (true, false) => report.roots_gone.push(root.id),
-                    (false, true) => report.roots_back.push(root.id),
+            for (now, before) in pinned.iter().zip(&old.pinned) {
+                match (before.present, now.present) {
+                    (true, false) => report.roots_gone.push(now.root.id),
+                    (false, true) => report.roots_back.push(now.root.id),
                     _ => {}
                 }
             }
@@ -404,12 +478,27 @@ impl Roots {
         report
     }
 
-    /// A client root list with the server's policy applied (ceiling,
-    /// empty-list rule), *without* installing it: for roots that arrive with
-    /// one request (the 2026-07-28 revision) and must not become the
-    /// session's boundary. Files opened through it are untracked.
+    /// A client root set with the server's policy applied (ceiling,
+    /// hardening), *without* installing it: for roots that arrive with one
+    /// request (the 2026-07-28 revision) and must not become the session's
+    /// boundary. Under a ceiling the set's roots are judged again and
+    /// opened beneath it, as for [`replace`](Self::replace); prefer
+    /// [`scoped_list`](Self::scoped_list). Files opened through it are
+    /// untracked.
     pub fn scoped(&self, client: RootSet) -> RootSet {
-        self.apply_policy(client)
+        self.inner.policy.admit_set(client)
+    }
+
+    /// A client root list admitted as [`replace_list`](Self::replace_list)
+    /// admits it, *without* installing it (a request-scoped set).
+    pub fn scoped_list(&self, client: RootSetBuilder) -> RootSet {
+        self.inner.policy.admit(client, None)
+    }
+
+    /// The request-scoped set of a client that does not declare the roots
+    /// capability (see [`replace_undeclared`](Self::replace_undeclared)).
+    pub fn scoped_undeclared(&self) -> RootSet {
+        self.inner.policy.without_roots()
     }
 
     /// The generation of the installed set (0 before the first `replace`).
@@ -424,7 +513,7 @@ impl Roots {
 
     /// The operator ceiling, if one was set.
     pub fn ceiling(&self) -> Option<&RootSet> {
-        self.inner.ceiling.as_ref()
+        self.inner.policy.ceiling.as_ref()
     }
 
     #[cfg_attr(not(feature = "watch"), allow(dead_code))]
@@ -444,17 +533,6 @@ impl Roots {
 
     pub(crate) fn inner_arc(&self) -> &Arc<Inner> {
         &self.inner
-    }
-
-    fn apply_policy(&self, client: RootSet) -> RootSet {
-        let empty_answer = client.is_empty() && client.rejected().is_empty();
-        match (&self.inner.ceiling, self.inner.empty) {
-            (Some(ceiling), EmptyRoots::Ceiling) if empty_answer => {
-                RootSet::assemble(ceiling.roots().to_vec(), Vec::new())
-            }
-            (Some(ceiling), _) => ceiling::clip(&client, ceiling),
-            (None, _) => client,
-        }
     }
 
     fn settle_bucket(
@@ -494,12 +572,36 @@ fn retire(retired: &mut Vec<Arc<Installed>>, old: Arc<Installed>) {
     retired.retain(|set| Arc::strong_count(set) > 1);
 }
 
-/// A pinned root as it is now: relocated if its directory moved while its
-/// path still names it, and whether it is present.
-fn verify(root: &Arc<Root>) -> (Arc<Root>, bool) {
-    match root.verify() {
-        Some(now) => (now, true),
-        None => (root.clone(), false),
+/// A root of an installed set, and whether its path still names its
+/// pinned directory (a gone root stays pinned, so it can come back).
+struct Pin {
+    root: Arc<Root>,
+    present: bool,
+}
+
+impl Pin {
+    /// A root just opened or just checked.
+    fn present(root: &Arc<Root>) -> Self {
+        Self {
+            root: root.clone(),
+            present: true,
+        }
+    }
+
+    /// A root as it is now: relocated if its directory moved while its
+    /// path still names it (and it stays inside its ceiling), and whether
+    /// it is present.
+    fn verify(root: &Arc<Root>) -> Self {
+        match root.verify() {
+            Some(now) => Self {
+                root: now,
+                present: true,
+            },
+            None => Self {
+                root: root.clone(),
+                present: false,
+            },
+        }
     }
 }
 
@@ -507,8 +609,8 @@ fn gone(installed: &Installed) -> Vec<crate::RootId> {
     installed
         .pinned
         .iter()
-        .filter(|(_, p)| !p)
-        .map(|(r, _)| r.id)
+        .filter(|pin| !pin.present)
+        .map(|pin| pin.root.id)
         .collect()
 }
 

@@ -11,7 +11,7 @@ use crate::hardening::Hardening;
 use crate::options::{Create, OpenOptions};
 use crate::read_dir::ReadDir;
 use crate::scoped::ScopedPath;
-use crate::sys::Identity;
+use crate::sys::{How, Identity};
 use crate::target::Selected;
 use crate::{Error, ops};
 
@@ -46,6 +46,18 @@ pub struct Root {
     /// Lookup keys: the as-given path (unless it has `..`) and the resolved
     /// path, both cleaned.
     pub(crate) keys: [Option<Box<str>>; 2],
+    /// For a root opened beneath an operator ceiling directory: that
+    /// directory and the path below it, so that every later check of the
+    /// root's path happens beneath the ceiling too.
+    pub(crate) anchor: Option<Anchor>,
+}
+
+/// Where a root inside an operator ceiling hangs: the ceiling directory's
+/// root and the path below it, as the client gave it.
+#[derive(Clone, Debug)]
+pub(crate) struct Anchor {
+    pub(crate) ceiling: Arc<Root>,
+    pub(crate) rel: Box<str>,
 }
 
 impl Root {
@@ -75,19 +87,43 @@ impl Root {
     }
 
     /// Whether the root's path (as the client gave it) still names the
-    /// directory pinned when the set was built, and where that directory is
-    /// now. `None`: the root is gone. A root whose directory moved while its
-    /// path still names it (say, through a symlink left at the old place)
-    /// comes back relocated: same identity, new physical path.
+    /// directory pinned when the set was built. For a root inside a ceiling
+    /// the path is resolved beneath the ceiling directory (with the root's
+    /// hardening), so a link planted at it that leads out never counts.
+    pub(crate) fn names_pinned_dir(&self) -> bool {
+        let now = match &self.anchor {
+            None => crate::sys::identity_of_path(&self.given),
+            Some(anchor) => {
+                let how = How::location(true, self.hardening);
+                crate::sys::open_beneath(&anchor.ceiling.dir, &anchor.rel, &how)
+                    .and_then(|dir| crate::sys::identity(&dir))
+            }
+        };
+        now.is_ok_and(|id| id == self.id.0)
+    }
+
+    /// Whether the root's path still names the directory pinned when the
+    /// set was built, and where that directory is now. `None`: the root is
+    /// gone. A root whose directory moved while its path still names it
+    /// (say, through a symlink left at the old place) comes back relocated:
+    /// same identity, new physical path, which must still lie inside the
+    /// ceiling directory the root was opened beneath (else it is gone).
     pub(crate) fn verify(self: &Arc<Self>) -> Option<Arc<Self>> {
-        if !crate::sys::identity_of_path(&self.given).is_ok_and(|id| id == self.id.0) {
+        if !self.names_pinned_dir() {
             return None;
         }
         match crate::sys::fd_path(&self.dir) {
-            Ok(now) if now != self.resolved => match self.relocated(now) {
-                Ok(moved) => Some(Arc::new(moved)),
-                Err(_) => Some(self.clone()),
-            },
+            Ok(now) if now != self.resolved => {
+                if let Some(anchor) = &self.anchor
+                    && !now.starts_with(&anchor.ceiling.resolved)
+                {
+                    return None;
+                }
+                match self.relocated(now) {
+                    Ok(moved) => Some(Arc::new(moved)),
+                    Err(_) => Some(self.clone()),
+                }
+            }
             _ => Some(self.clone()),
         }
     }
@@ -95,15 +131,20 @@ impl Root {
     /// This root at a new physical path.
     fn relocated(&self, resolved: PathBuf) -> std::io::Result<Self> {
         let resolved_key = resolved.to_str().and_then(crate::lookup::clean_key);
-        let mut moved = self.renamed(self.name())?;
+        let mut moved = self.duplicate(self.name(), self.hardening)?;
         moved.keys[1] = resolved_key.map(Into::into);
         moved.resolved = resolved;
         Ok(moved)
     }
 
-    /// This root under another name (for a client root clipped to a ceiling
-    /// directory): shares nothing mutable, duplicates the handle.
-    pub(crate) fn renamed(&self, name: Option<&str>) -> std::io::Result<Self> {
+    /// This root under another name and with `hardening` (for a client root
+    /// clipped to a ceiling directory, or raised to the server's policy):
+    /// shares nothing mutable, duplicates the handle.
+    pub(crate) fn duplicate(
+        &self,
+        name: Option<&str>,
+        hardening: Hardening,
+    ) -> std::io::Result<Self> {
         Ok(Self {
             name: name.map(Into::into),
             dir: self.dir.try_clone()?,
@@ -112,8 +153,20 @@ impl Root {
             given: self.given.clone(),
             resolved: self.resolved.clone(),
             keys: self.keys.clone(),
+            anchor: self.anchor.clone(),
+            hardening,
             ..*self
         })
+    }
+
+    /// This root with at least `floor`'s hardening (itself when it already
+    /// has it).
+    pub(crate) fn at_least(self: &Arc<Self>, floor: Hardening) -> std::io::Result<Arc<Self>> {
+        if self.hardening.at_least(floor) {
+            return Ok(self.clone());
+        }
+        let hardening = self.hardening.stricter(floor);
+        self.duplicate(self.name(), hardening).map(Arc::new)
     }
 
     /// Opens `rel` (relative to this root) read-only; see

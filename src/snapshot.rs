@@ -7,15 +7,35 @@ use std::sync::Arc;
 use crate::error::trace_denial;
 use crate::handle::{HandleInner, TrackedFile};
 use crate::live::{Installed, RESCAN, Roots};
+use crate::mutate::Overwrite;
 use crate::options::{Create, OpenOptions};
+use crate::read_dir::ReadDir;
 use crate::rescan::{self, RescanReport};
+use crate::scoped::ScopedPath;
 use crate::target::Target;
-use crate::{Error, ErrorKind, RootSet, ops};
+use crate::walk::{Walk, WalkLimits};
+use crate::{Error, ErrorKind, Operation, RootSet, ops};
+use std::fs::Metadata;
 
-/// One request's view of the roots. It dereferences to its [`RootSet`] for
-/// every operation that returns no file; the file-returning operations
-/// (`open`, `create_new`, `open_with`) are its own and return
-/// [`TrackedFile`]s.
+/// One request's view of the roots. Its file-returning operations (`open`,
+/// `create_new`, `open_with`) return [`TrackedFile`]s; its other operations
+/// (listing, metadata, resolving, walking and every change to the tree) are
+/// [`RootSet`]'s, run against the snapshot's set.
+///
+/// # How long a request may use an old set
+///
+/// A snapshot sees the set that was installed when it was taken, for as
+/// long as it lives: take one per request. Once a
+/// [`replace`](Roots::replace) or a [`rescan`](Roots::rescan) has removed a
+/// root from the installed set, every operation of an older snapshot aimed
+/// beneath that root is refused with `scope_lost` (files it opened earlier
+/// are revoked by the replace itself). An operation that passed this check
+/// just before the replace may still complete: the window is one
+/// operation, never the rest of the request. Operations on a [`Root`]
+/// reached through the snapshot's set (`root_named`, `root(i)`) are not
+/// re-checked: they act on that root's handle as a plain [`RootSet`] does.
+///
+/// [`Root`]: crate::Root
 pub struct Snapshot<'r> {
     pub(crate) roots: &'r Roots,
     pub(crate) installed: Arc<Installed>,
@@ -97,6 +117,170 @@ impl Snapshot<'_> {
             }
         }
         Ok(TrackedFile::new(handle, inner.clone()))
+    }
+}
+
+/// The operations that return no file: checked against the installed set,
+/// then run on the snapshot's set.
+impl Snapshot<'_> {
+    /// Refuses (`scope_lost`) an operation whose root has left the
+    /// installed set since this snapshot was taken. Free while nothing was
+    /// replaced or rescanned.
+    fn in_scope<T: Target + ?Sized>(&self, target: &T, op: Operation) -> Result<(), Error> {
+        let inner = self.roots.inner_arc();
+        if inner.changes() == self.changes {
+            return Ok(());
+        }
+        let Ok(selected) = target.select(self.installed.set(), op) else {
+            return Ok(()); // the operation itself reports why
+        };
+        if inner
+            .installed()
+            .set()
+            .root_by_id(selected.root.id)
+            .is_some()
+        {
+            return Ok(());
+        }
+        let error = Error::new(ErrorKind::ScopeLost, op, selected.input)
+            .with_detail("its root left the roots after this request began");
+        trace_denial(&error);
+        Err(error)
+    }
+
+    /// Lists a directory; see [`RootSet::read_dir`].
+    ///
+    /// # Errors
+    ///
+    /// As `RootSet::read_dir`; `scope_lost` if its root has left the roots
+    /// since the snapshot was taken.
+    pub fn read_dir<T: Target + ?Sized>(&self, target: &T) -> Result<ReadDir, Error> {
+        self.in_scope(target, Operation::ReadDir)?;
+        self.set().read_dir(target)
+    }
+
+    /// Metadata of a file or directory; see [`RootSet::metadata`].
+    ///
+    /// # Errors
+    ///
+    /// As [`read_dir`](Self::read_dir).
+    pub fn metadata<T: Target + ?Sized>(&self, target: &T) -> Result<Metadata, Error> {
+        self.in_scope(target, Operation::Metadata)?;
+        self.set().metadata(target)
+    }
+
+    /// Resolves a path; see [`RootSet::resolve`].
+    ///
+    /// # Errors
+    ///
+    /// As [`read_dir`](Self::read_dir).
+    pub fn resolve<T: Target + ?Sized>(&self, target: &T) -> Result<ScopedPath, Error> {
+        self.in_scope(target, Operation::Resolve)?;
+        self.set().resolve(target)
+    }
+
+    /// Walks a directory tree; see [`RootSet::walk`].
+    ///
+    /// # Errors
+    ///
+    /// As [`read_dir`](Self::read_dir).
+    pub fn walk<T: Target + ?Sized>(&self, target: &T, limits: WalkLimits) -> Result<Walk, Error> {
+        self.in_scope(target, Operation::Walk)?;
+        self.set().walk(target, limits)
+    }
+
+    /// Creates a directory; see [`RootSet::create_dir`].
+    ///
+    /// # Errors
+    ///
+    /// As [`read_dir`](Self::read_dir).
+    pub fn create_dir<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
+        self.in_scope(target, Operation::CreateDir)?;
+        self.set().create_dir(target)
+    }
+
+    /// Creates a directory and its missing ancestors; see
+    /// [`RootSet::create_dir_all`].
+    ///
+    /// # Errors
+    ///
+    /// As [`read_dir`](Self::read_dir).
+    pub fn create_dir_all<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
+        self.in_scope(target, Operation::CreateDir)?;
+        self.set().create_dir_all(target)
+    }
+
+    /// Removes a file; see [`RootSet::remove_file`].
+    ///
+    /// # Errors
+    ///
+    /// As [`read_dir`](Self::read_dir).
+    pub fn remove_file<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
+        self.in_scope(target, Operation::Remove)?;
+        self.set().remove_file(target)
+    }
+
+    /// Removes an empty directory; see [`RootSet::remove_dir`].
+    ///
+    /// # Errors
+    ///
+    /// As [`read_dir`](Self::read_dir).
+    pub fn remove_dir<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
+        self.in_scope(target, Operation::Remove)?;
+        self.set().remove_dir(target)
+    }
+
+    /// Renames without replacing; see [`RootSet::rename`].
+    ///
+    /// # Errors
+    ///
+    /// As [`read_dir`](Self::read_dir), for either end.
+    pub fn rename<F, T>(&self, from: &F, to: &T) -> Result<(), Error>
+    where
+        F: Target + ?Sized,
+        T: Target + ?Sized,
+    {
+        self.rename_with(from, to, Overwrite::Refuse)
+    }
+
+    /// Renames, choosing whether to replace; see [`RootSet::rename_with`].
+    ///
+    /// # Errors
+    ///
+    /// As [`read_dir`](Self::read_dir), for either end.
+    pub fn rename_with<F, T>(&self, from: &F, to: &T, overwrite: Overwrite) -> Result<(), Error>
+    where
+        F: Target + ?Sized,
+        T: Target + ?Sized,
+    {
+        self.in_scope(from, Operation::Rename)?;
+        self.in_scope(to, Operation::Rename)?;
+        self.set().rename_with(from, to, overwrite)
+    }
+
+    /// Replaces a file's content atomically; see [`RootSet::write_atomic`].
+    ///
+    /// # Errors
+    ///
+    /// As [`read_dir`](Self::read_dir).
+    pub fn write_atomic<T: Target + ?Sized>(&self, target: &T, data: &[u8]) -> Result<(), Error> {
+        self.in_scope(target, Operation::WriteAtomic)?;
+        self.set().write_atomic(target, data)
+    }
+
+    /// Copies a file to a new name; see [`RootSet::copy`].
+    ///
+    /// # Errors
+    ///
+    /// As [`read_dir`](Self::read_dir), for either end.
+    pub fn copy<F, T>(&self, from: &F, to: &T) -> Result<u64, Error>
+    where
+        F: Target + ?Sized,
+        T: Target + ?Sized,
+    {
+        self.in_scope(from, Operation::Copy)?;
+        self.in_scope(to, Operation::Copy)?;
+        self.set().copy(from, to)
     }
 }
 

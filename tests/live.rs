@@ -198,11 +198,19 @@ fn an_empty_answer_follows_the_policy() {
         .ceiling([tree.p("a")])
         .empty_roots(EmptyRoots::Ceiling)
         .build();
-    ceiling.replace(RootSet::from_uris(Vec::<String>::new()));
+    // A client that declares no roots is served the ceiling; one that
+    // declares roots and lists none shares nothing.
+    ceiling.replace_undeclared();
     ceiling
         .load()
         .open(&tree.p("a/x.txt"))
         .expect("the ceiling is granted");
+    ceiling.replace(RootSet::from_uris(Vec::<String>::new()));
+    assert_eq!(
+        ceiling.load().open(&tree.p("a/x.txt")).unwrap_err().kind(),
+        ErrorKind::NoRoots,
+        "an empty list never grants the ceiling"
+    );
     ceiling.replace(tree.set(&["missing"]));
     assert_eq!(
         ceiling.load().open(&tree.p("a/x.txt")).unwrap_err().kind(),

@@ -70,13 +70,15 @@ impl SessionRoots {
         F: FnOnce(&Snapshot<'_>) -> Result<T, Error> + Send + 'static,
     {
         let session = self.clone();
-        let response = response
-            .cloned()
-            .unwrap_or_else(|| serde_json::json!({ "roots": [] }));
+        let response = response.cloned();
         let scoped = tokio::task::spawn_blocking(move || {
-            let request = Roots::default();
+            let set = match &response {
+                Some(response) => session.request_scoped(response)?,
+                None => session.request_scoped_undeclared(),
+            };
             // The set already carries the policy: install it as it is.
-            request.replace(session.request_scoped(&response)?);
+            let request = Roots::default();
+            request.replace(set);
             work(&request.load())
         });
         match scoped.await {
@@ -104,12 +106,14 @@ impl SessionRoots {
             Error::new(ErrorKind::InvalidUri, Operation::Parse, ROOTS_INPUT)
                 .with_detail("the roots input response is not a roots/list answer")
         })?;
-        let client = roots
-            .into_iter()
-            .fold(RootSet::builder(), |b, root| match root.name {
-                Some(name) => b.named_root(name, root.uri),
-                None => b.root(root.uri),
-            });
-        Ok(self.roots().scoped(client.build()))
+        Ok(self.roots().scoped_list(legacy::root_list(roots)))
+    }
+
+    /// The request-scoped root set of a client that does not declare the
+    /// roots capability: the server's policy alone (see
+    /// [`Roots::replace_undeclared`]). An empty `roots/list` answer, by
+    /// contrast, shares nothing.
+    pub fn request_scoped_undeclared(&self) -> RootSet {
+        self.roots().scoped_undeclared()
     }
 }

@@ -47,17 +47,15 @@ fn client_roots(answer: rmcp::model::ListRootsResult) -> Vec<ClientRoot> {
         .collect()
 }
 
-/// The client's roots as a root set (names kept), before any policy. Roots
-/// that `current` already holds open (same URI, identity re-checked) are
-/// taken over instead of opened again.
-pub(crate) fn root_set(roots: Vec<ClientRoot>, current: &crate::RootSet) -> crate::RootSet {
-    let builder = roots
+/// The client's roots as a root list (names kept), not yet opened: the
+/// session's policy judges and opens them.
+pub(crate) fn root_list(roots: Vec<ClientRoot>) -> crate::RootSetBuilder {
+    roots
         .into_iter()
         .fold(crate::RootSet::builder(), |b, root| match root.name {
             Some(name) => b.named_root(name, root.uri),
             None => b.root(root.uri),
-        });
-    builder.build_reusing(current)
+        })
 }
 
 /// A `roots/list` carried in an input-required result (2026-07-28).

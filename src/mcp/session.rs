@@ -114,7 +114,7 @@ impl SessionRoots {
                     client = %info.client_info.name,
                     "client did not declare roots: the server's policy applies (its ceiling, or nothing)"
                 );
-                self.install(0, Vec::new()).await;
+                self.install(0, Answer::Undeclared).await;
             }
             None => {
                 tracing::debug!("no initialize handshake on this session: roots come with requests")
@@ -203,7 +203,7 @@ impl SessionRoots {
                     break;
                 }
                 match legacy::list_roots(peer, inner.list_timeout).await {
-                    Ok(roots) => self.install(wanted, roots).await,
+                    Ok(roots) => self.install(wanted, Answer::Listed(roots)).await,
                     Err(err) => {
                         tracing::warn!(request = wanted, error = %err, "roots/list failed; keeping the current roots")
                     }
@@ -221,12 +221,15 @@ impl SessionRoots {
     }
 
     /// Installs an answer (request number `request`), off the async threads.
-    async fn install(&self, request: u64, client_roots: Vec<ClientRoot>) {
+    async fn install(&self, request: u64, answer: Answer) {
         let roots = self.inner.roots.clone();
-        let uris: Vec<String> = client_roots.iter().map(|r| r.uri.clone()).collect();
-        let installed = tokio::task::spawn_blocking(move || {
-            let set = legacy::root_set(client_roots, roots.load().set());
-            roots.replace(set)
+        let uris: Vec<String> = match &answer {
+            Answer::Listed(listed) => listed.iter().map(|r| escaped(&r.uri)).collect(),
+            Answer::Undeclared => Vec::new(),
+        };
+        let installed = tokio::task::spawn_blocking(move || match answer {
+            Answer::Listed(listed) => roots.replace_list(legacy::root_list(listed)),
+            Answer::Undeclared => roots.replace_undeclared(),
         })
         .await;
         match installed {
@@ -243,4 +246,17 @@ impl SessionRoots {
             Err(join) => tracing::error!(request, error = %join, "installing roots failed"),
         }
     }
+}
+
+/// What a client said about its roots.
+enum Answer {
+    /// A `roots/list` answer (possibly empty: nothing is shared).
+    Listed(Vec<ClientRoot>),
+    /// The client does not declare the roots capability.
+    Undeclared,
+}
+
+/// A client-supplied string for a log line, with control characters escaped.
+fn escaped(untrusted: &str) -> String {
+    untrusted.escape_debug().to_string()
 }

@@ -7,8 +7,9 @@
 //!
 //! `--ceiling DIR` (repeatable) bounds what any client root can grant: a
 //! root above DIR is clipped to it, one outside every DIR is rejected.
-//! `--ceiling-without-roots` grants the ceiling to a client that declares no
-//! roots (or answers an empty list); without it such a client gets nothing.
+//! `--ceiling-without-roots` grants the ceiling to a client that does not
+//! declare the roots capability; without it such a client gets nothing. An
+//! empty list from a client that declares roots always shares nothing.
 //! `demo` plays the scripted scenes against a server in this process;
 //! `demo --stdio` plays them against this binary started as a child per
 //! session, over stdio.

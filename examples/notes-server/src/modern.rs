@@ -27,7 +27,7 @@ use rmcp::RoleServer;
 use rmcp::model::{CallToolResponse, InputRequests, InputRequiredResult, InputResponses};
 use rmcp::service::RequestContext;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::change::{Change, choose_message, confirm_message, no_match};
 use crate::notes::{self, Note, Problem};
@@ -122,8 +122,8 @@ impl NotesServer {
         }
         let declared = declares_roots(cx);
         let answer = match inputs.and_then(|i| i.get(ROOTS_INPUT)) {
-            Some(answer) => answer.clone(),
-            None if !declared => json!({ "roots": [] }),
+            Some(answer) => Some(answer.clone()),
+            None if !declared => None,
             None if inputs.is_none() => return Err(ask_roots(None, None).into()),
             None => {
                 let message = "The retried request carried no roots answer, so no folder is \
@@ -133,7 +133,11 @@ impl NotesServer {
         };
         let session = self.roots.clone();
         let built = tokio::task::spawn_blocking(move || {
-            let set = session.request_scoped(&answer)?;
+            let set = match &answer {
+                Some(answer) => session.request_scoped(answer)?,
+                // A client without the roots capability: the policy alone.
+                None => session.request_scoped_undeclared(),
+            };
             let request = Roots::default(); // no policy of its own: the set has the session's
             request.replace(set);
             Ok::<_, Error>(request)

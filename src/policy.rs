@@ -1,0 +1,81 @@
+//! The server's policy for the roots a client lists: the operator ceiling,
+//! the hardening floor, and what a client that declares no roots is
+//! served. [`Roots`](crate::Roots) applies it inside every `replace` and
+//! every request-scoped set, so no set it hands out is weaker than the
+//! policy that asked for it.
+
+use std::sync::Arc;
+
+use crate::builder::{ByPath, RootSetBuilder};
+use crate::ceiling::Ceiling;
+use crate::hardening::Hardening;
+use crate::live::EmptyRoots;
+use crate::root_set::Rejected;
+use crate::{Error, Operation, RootSet};
+
+/// The policy of one [`Roots`](crate::Roots), fixed when it is built.
+#[derive(Debug)]
+pub(crate) struct Policy {
+    /// The operator ceiling (its directories carry `hardening`).
+    pub(crate) ceiling: Option<RootSet>,
+    /// The least hardening of every root handed out.
+    pub(crate) hardening: Hardening,
+    /// What a client that does not declare roots is served.
+    pub(crate) without_roots: EmptyRoots,
+}
+
+impl Policy {
+    /// A client's root list, admitted: each root judged against the ceiling
+    /// before anything at its path is opened, its hardening at least the
+    /// policy's; roots of `current` that the list repeats are taken over
+    /// (identity checked again).
+    pub(crate) fn admit(&self, list: RootSetBuilder, current: Option<&RootSet>) -> RootSet {
+        match &self.ceiling {
+            Some(dirs) => list.build_admitted(current, self.hardening, &Ceiling { dirs }),
+            None => list.build_admitted(current, self.hardening, &ByPath),
+        }
+    }
+
+    /// A set the caller already opened, admitted: without a ceiling its
+    /// roots are kept, raised to the policy's hardening; under a ceiling
+    /// every listed root (accepted or rejected) is judged again from its URI
+    /// and opened beneath the ceiling, and the caller's handles are not used.
+    pub(crate) fn admit_set(&self, client: RootSet) -> RootSet {
+        if self.ceiling.is_some() {
+            let mut list = RootSetBuilder::new();
+            let mut hardening = Hardening::default();
+            for root in client.roots() {
+                hardening = hardening.stricter(root.hardening);
+                list = list.entry(root.name(), root.uri());
+            }
+            for rejected in client.rejected() {
+                list = list.entry(rejected.name(), rejected.uri());
+            }
+            return self.admit(list.with_hardening(hardening), None);
+        }
+        let mut rejected = client.rejected().to_vec();
+        let mut roots = Vec::with_capacity(client.len());
+        for root in client.roots() {
+            match root.at_least(self.hardening) {
+                Ok(root) => roots.push(root),
+                Err(err) => {
+                    let error = Error::from_os(err, Operation::AddRoot, root.uri());
+                    rejected.push(Rejected::new(root.name(), error));
+                }
+            }
+        }
+        RootSet::assemble(roots, rejected)
+    }
+
+    /// What a client that does not declare the roots capability is served:
+    /// the whole ceiling under [`EmptyRoots::Ceiling`], otherwise nothing.
+    pub(crate) fn without_roots(&self) -> RootSet {
+        match (&self.ceiling, self.without_roots) {
+            (Some(ceiling), EmptyRoots::Ceiling) => {
+                let roots: Vec<Arc<_>> = ceiling.roots().to_vec();
+                RootSet::assemble(roots, Vec::new())
+            }
+            _ => RootSet::assemble(Vec::new(), Vec::new()),
+        }
+    }
+}
