@@ -143,6 +143,29 @@ async fn a_client_without_roots_gets_the_policy() {
 }
 
 #[tokio::test]
+async fn a_client_that_declares_roots_and_removes_the_last_shares_nothing() {
+    // Under the ceiling-without-roots policy, a client that declares roots
+    // and lists none is not served the ceiling: a removal never grants more.
+    let dir = tree();
+    let policy = Roots::builder()
+        .ceiling([dir.path().to_str().unwrap()])
+        .empty_roots(EmptyRoots::Ceiling);
+    let roots = SessionRoots::new(policy);
+    let client = TestClient::new(true, false);
+    client.script.set_roots(&[&uri(dir.path(), "a")]);
+    let script = client.script.clone();
+    let c = connect(roots.clone(), client).await;
+    wait_generation(&roots, 1).await;
+    assert_eq!(read(&c, dir.path(), "a").await, "a");
+    assert_eq!(read(&c, dir.path(), "b").await, "refused:outside_roots");
+    script.set_roots(&[]);
+    c.notify_roots_list_changed().await.unwrap();
+    wait_generation(&roots, 2).await;
+    assert_eq!(read(&c, dir.path(), "a").await, "refused:no_roots");
+    assert_eq!(read(&c, dir.path(), "b").await, "refused:no_roots");
+}
+
+#[tokio::test]
 async fn list_changed_relists() {
     let dir = tree();
     let client = TestClient::new(true, false);
