@@ -1,0 +1,167 @@
+//! The policy the library enforces: what an input means, which root judges
+//! it, what may be opened, and why a refusal says what it says.
+//!
+//! This page is the contract the tests encode (the escape corpus, the
+//! operations corpus, the reference model in `testkit`). Each section is
+//! numbered; the code and the other docs link here by section.
+//!
+//! # 1. Input forms
+//!
+//! An operation takes an untrusted `&str`, a `file:` URI or an absolute
+//! path, or a [`ScopedPath`](crate::ScopedPath) a previous operation
+//! returned. A relative path, `~`, the empty string, another scheme, or a
+//! Windows drive path on Unix is refused (`not_absolute` or
+//! `invalid_uri`). Relative access goes through an explicit root:
+//! `set.root_named("notes")?.open("a.md")`, where [`RootSet::root`]
+//! counts accepted roots in the client's order and [`RootSet::root_named`]
+//! refuses a name that no root, or more than one, bears.
+//!
+//! # 2. URIs
+//!
+//! URIs are read by the crate's own strict parser, never by the `url`
+//! crate (which rewrites what it reads: it strips tabs, turns `\` into
+//! `/`, decodes `%2F`). The scheme is `file` in any case; the authority is
+//! empty or `localhost` in any case, with no user or port; a query and a
+//! fragment are dropped. Every `%` is followed by two hex digits, and each
+//! segment is checked *before* decoding: no segment may decode to a `/`,
+//! `\` or NUL, the decoded bytes must be UTF-8, and raw `\` and raw control
+//! characters (tab and newline included) are refused. `%2E` spells a dot.
+//! Dot segments are then removed as text (RFC 3986, 5.2.4), so
+//! `file:///r/a/%2e%2e/x` names `/r/x`.
+//!
+//! # 3. Raw paths
+//!
+//! A raw absolute path is taken literally: no decoding and no lexical `..`
+//! removal; a `..` is resolved on disk, as the kernel would. The part below
+//! the root is handed to the kernel as given, never rebuilt from
+//! components (which would drop a trailing `/` and inner `.`). A trailing
+//! `/` demands a directory for every operation: a remove, rename, copy or
+//! atomic write of a file named with a trailing `/` is `not_a_directory`.
+//! A path longer than `PATH_MAX` (4,096 bytes on Linux), or with a
+//! component longer than `NAME_MAX` (255 bytes), is `invalid_path` before
+//! anything touches the disk.
+//!
+//! # 4. Physical resolution
+//!
+//! Symlinks are followed, and the answer is where the kernel lands beneath
+//! the root's directory handle (`openat2(RESOLVE_BENEATH |
+//! RESOLVE_NO_MAGICLINKS)` on Linux; without it, and on other Unix
+//! systems, a component walk from the same handle). A target that does
+//! not exist yet (a create) resolves through its deepest existing
+//! ancestor; the missing tail must be plain names, and missing parents are
+//! not created. A dangling symlink is a link, never a free name: creating
+//! through it is `already_exists` (`O_EXCL | O_NOFOLLOW`), and every write
+//! open refuses a symlink as its last component.
+//!
+//! # 5. Containment and the choice of root
+//!
+//! Containment is by path components, never a string prefix: a root
+//! `/allowed` does not contain `/allowed_evil`. The root that judges an
+//! input is chosen lexically: the *outermost* root whose path, as given or
+//! resolved, is a component prefix of the input. With roots `a` and
+//! `a/sub`, `a/sub/../x.txt` is judged beneath `a`. The rest of the input
+//! is then opened beneath that root's handle, so whatever the rest does
+//! (`..`, links) cannot leave it.
+//!
+//! # 6. Roots
+//!
+//! Root URIs follow the same rules as inputs and are resolved once, when
+//! the set is built. A root that is not an existing directory grants
+//! nothing and is listed in [`RootSet::rejected`] with its reason (a file
+//! root is `not_a_directory`). A root missing at build time is not revived
+//! later: a new `roots/list` answer brings it in. No operation removes,
+//! renames or replaces a root of the set, whichever root judged the path.
+//!
+//! # 7. File types
+//!
+//! Only regular files and directories are opened. A FIFO, socket or device
+//! is `not_a_regular_file`, and is refused without blocking (every data
+//! open is non-blocking).
+//!
+//! # 8. The server's policy: ceiling, hardening, clients without roots
+//!
+//! A server may set ceiling directories that the client's roots can only
+//! narrow (`effective = ceiling ∩ client roots`), on
+//! [`RootsBuilder::ceiling`](crate::RootsBuilder::ceiling). A client root
+//! is judged against the ceiling lexically on its path as given, *before*
+//! anything at that path is opened: inside a ceiling directory, it is
+//! opened beneath that directory's handle (so a link inside the ceiling
+//! cannot carry it out); above ceiling directories, it is clipped to them;
+//! anywhere else it is `outside_ceiling`, whatever exists there.
+//!
+//! The policy holds hardening too ([`Symlinks`](crate::Symlinks),
+//! [`MountPoints`](crate::MountPoints), [`HardLinks`](crate::HardLinks)):
+//! every root of every set [`Roots`](crate::Roots) hands out, clipped,
+//! relocated, re-listed or request-scoped, carries at least the policy's,
+//! and a client set can only make it stricter.
+//!
+//! [`EmptyRoots`](crate::EmptyRoots) says what a client that does *not*
+//! declare the roots capability is served (nothing, or the whole
+//! ceiling). A client that declares roots and lists none shares nothing: a
+//! removal never grants more than before it.
+//!
+//! # 9. Allowed refusals
+//!
+//! Opening beneath one root refuses some targets that do lie inside the
+//! roots: an absolute symlink pointing back inside, a link from one root
+//! into another, a `..` that leaves a root and re-enters it, an input that
+//! reaches a root through a third alias (a bind mount, `/var` against
+//! `/private/var`). These refusals are safe; an allow that lands outside
+//! never is. Magic links, `%5C` and creates through dangling links stay
+//! refused by design.
+//!
+//! # 10. Root identity
+//!
+//! A root is the directory its path named when the set was built (device
+//! and inode, held by its handle: [`RootIdentity::Pinned`](crate::RootIdentity)).
+//! If the path stops naming that directory (renamed, removed, replaced),
+//! the root is gone (`root_gone`) until the same directory is at the path
+//! again; a new directory at the same path needs a new `roots/list`
+//! answer. A root whose directory moved while its path still names it is
+//! served at its new place, if that place is still inside its ceiling.
+//! Identity is verified on every [`Roots::replace`](crate::Roots::replace)
+//! and [`Roots::rescan`](crate::Roots::rescan).
+//!
+//! # 11. Reasons
+//!
+//! Every refusal is an [`Error`](crate::Error) with one stable
+//! [`reason`](crate::ErrorKind::reason), so a server can return it as a tool
+//! error the model can act on. The table is closed: a new kind is a new
+//! reason.
+//!
+//! | reason | when |
+//! |---|---|
+//! | `invalid_uri` | a malformed URI: scheme, authority, escapes, an encoded `/`, `\` or NUL, bad UTF-8, control characters |
+//! | `not_absolute` | a relative path, `~`, empty input, a drive path on Unix |
+//! | `outside_roots` | no root contains the input, or the path leads outside its root |
+//! | `outside_ceiling` | a client root outside the operator ceiling (in `rejected()`) |
+//! | `not_a_directory` | a root or a listed path is not a directory; a component is not a directory; a trailing `/` on a file |
+//! | `not_a_regular_file` | a FIFO, socket or device, or a directory opened as a file |
+//! | `not_found` | the target (or, for a create, its parent) does not exist |
+//! | `already_exists` | a create onto an existing name, including a dangling symlink |
+//! | `symlink_loop` | too many links, or a link where none may be followed |
+//! | `root_gone` | the selected root no longer names its pinned directory |
+//! | `scope_lost` | a tracked handle was revoked, or an old snapshot aimed beneath a removed root |
+//! | `no_roots` | no set installed yet, or the set is empty |
+//! | `invalid_path` | a path refused for its form: too long, a component too long |
+//! | `permission_denied` | the operating system refused (mode bits) |
+//! | `io` | any other I/O failure, with its `source()` |
+//!
+//! The table above is the code's:
+//!
+//! ```
+//! let reasons: Vec<&str> = mcp_roots::ErrorKind::ALL.iter().map(|k| k.reason()).collect();
+//! assert_eq!(
+//!     reasons,
+//!     [
+//!         "invalid_uri", "not_absolute", "outside_roots", "outside_ceiling",
+//!         "not_a_directory", "not_a_regular_file", "not_found", "already_exists",
+//!         "symlink_loop", "root_gone", "scope_lost", "no_roots", "invalid_path",
+//!         "permission_denied", "io",
+//!     ]
+//! );
+//! ```
+//!
+//! [`RootSet::root`]: crate::RootSet::root
+//! [`RootSet::root_named`]: crate::RootSet::root_named
+//! [`RootSet::rejected`]: crate::RootSet::rejected
