@@ -106,7 +106,12 @@ pub(crate) struct TempTree {
 impl TempTree {
     /// `T` with `dirs` (parents created) and `files` (relative path, content).
     pub(crate) fn build(dirs: &[&str], files: &[(&str, &str)]) -> Self {
-        let tmp = tempfile::tempdir().expect("tempdir");
+        Self::build_in(&std::env::temp_dir(), dirs, files)
+    }
+
+    /// [`build`](Self::build), with `T` created in `base`.
+    pub(crate) fn build_in(base: &Path, dirs: &[&str], files: &[(&str, &str)]) -> Self {
+        let tmp = tempfile::tempdir_in(base).expect("tempdir");
         let t = tmp.path().to_str().expect("utf-8").to_owned();
         for dir in dirs {
             std::fs::create_dir_all(format!("{t}/{dir}")).expect("mkdir");
