@@ -9,17 +9,19 @@
 //! (50 ms) when the root set or the tracked handles changed, and after every
 //! rescan.
 //!
-//! Each event is judged on arrival by its kind and its paths against those
-//! chains (see `scope.rs`): a rename or removal of a root, of a directory
-//! above one or on the way to a tracked handle, or of any name in a
-//! directory that holds tracked handles, triggers a full [`Roots::rescan`],
-//! which locates handles from their descriptors and verifies root
-//! identities: event paths are hints, never trusted. An error of the
-//! watcher or an overflow of the kernel's queue always triggers one. Opens,
-//! closes, reads, writes, metadata changes, creations, and renames or
-//! removals of names on no chain (a file deleted in `/tmp` when `/tmp` is
-//! watched only as an ancestor of a root) are dropped on arrival: they
-//! neither trigger nor delay a rescan.
+//! Each event is judged on arrival, on notify's thread, by its kind and its
+//! paths against those chains (see [`scope`]): a rename or removal of a
+//! root, of a directory above one or on the way to a tracked handle, or of
+//! any name in a directory that holds tracked handles (it may be a tracked
+//! file), triggers a full [`Roots::rescan`], which locates handles from
+//! their descriptors and verifies root identities: event paths are hints,
+//! never trusted. So does the creation of a name on a chain (a root's path
+//! can come back as a symlink), an error of the watcher, or an overflow of
+//! the kernel's queue. Everything else is dropped on arrival and neither
+//! triggers nor delays a rescan: opens, closes, reads, writes and metadata
+//! changes anywhere, creations of other names, and renames or removals of
+//! names on no chain outside directories holding tracked handles (a file
+//! deleted in `/tmp` when `/tmp` is watched only as an ancestor of a root).
 //!
 //! # Bounds
 //!
@@ -27,20 +29,22 @@
 //! passed without another relevant event, and at the latest [`MAX_WAIT`]
 //! (50 ms) after the first one, a deadline that later events never push
 //! back. So a move out of a root is acted on within 50 ms of its event
-//! (plus the rescan itself), whatever else arrives; a steady stream of
+//! (plus the rescan itself), whatever else arrives, and a steady stream of
 //! relevant events costs at most one rescan per 50 ms. The watcher thread
 //! sleeps when nothing relevant happens, waking every [`POLL`] to refresh
 //! the watch list.
 //!
-//! A handle's directories are watched only from the refresh after its
-//! open. A refresh that finds a tracked handle outside its root (it moved
-//! before it was watched) schedules a rescan; one that finds the handles
-//! moved while it installed watches refreshes again; one for a new root set
-//! schedules a rescan if a root moved before its directories were watched.
-//! notify stops watching a directory that is moved or removed (and what it
-//! watched below that path), even when it comes back: such a directory is
-//! watched again at the next refresh if it is still wanted, before the
-//! rescan runs.
+//! A handle's directories are watched from the first refresh after its
+//! open (within [`POLL`]); until then its moves are judged without them. So
+//! a refresh that finds a tracked handle outside its root (it moved before
+//! it was watched) schedules a rescan [`MAX_WAIT`] later, one that finds
+//! the handles elsewhere after installing the watches than before
+//! refreshes again at the next [`POLL`], and the first refresh for a new
+//! root set schedules a rescan if a root no longer names its directory.
+//! notify stops watching a directory that is renamed away or removed (and
+//! every watched path below it), even when it comes back: the watcher
+//! forgets those watches, installs them again if still wanted before the
+//! rescan runs, and the rescan catches what happened in between.
 
 mod scope;
 
@@ -139,6 +143,14 @@ impl Roots {
     /// Starts watching the disk; `on_event` is called, on the watcher's own
     /// thread, for each [`ScopeEvent`]. The watcher holds only a weak
     /// reference to the roots and follows `replace` by itself.
+    ///
+    /// A rename or removal that can take a root or a tracked file out of
+    /// scope leads to a [`rescan`](Self::rescan) within 50 ms of its event,
+    /// however many other events arrive; events that cannot change an
+    /// answer (opens, reads, writes, creations, renames and removals of
+    /// unrelated names) trigger nothing. A handle's directories are watched
+    /// within 50 ms of its open; a handle moved out of its root before that
+    /// is found by that refresh and revoked by a rescan 50 ms later.
     ///
     /// # Errors
     ///

@@ -127,3 +127,20 @@ impl TempTree {
         format!("{}/{rel}", self.t)
     }
 }
+
+/// Starts watching `roots`; the events it reports arrive on the receiver.
+#[cfg(feature = "watch")]
+pub(crate) fn watch(
+    roots: &mcp_roots::Roots,
+) -> (
+    std::sync::mpsc::Receiver<mcp_roots::ScopeEvent>,
+    mcp_roots::WatchGuard,
+) {
+    let (tx, events) = std::sync::mpsc::channel();
+    let guard = roots
+        .watch(move |event| {
+            let _ = tx.send(event);
+        })
+        .expect("watch");
+    (events, guard)
+}
