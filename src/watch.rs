@@ -4,8 +4,9 @@
 //!
 //! Only what can change the answer is watched, non-recursively: each root's
 //! directory and every ancestor up to `/` (of the path the client gave and
-//! of the resolved path), and the directories from a root down to each
-//! tracked handle's directory. The watch list is recomputed every [`POLL`]
+//! of the resolved path, and the directories holding the symlinks met while
+//! resolving it), and the directories from a root down to each tracked
+//! handle's directory. The watch list is recomputed every [`POLL`]
 //! (50 ms) when the root set or the tracked handles changed, and after every
 //! rescan.
 //!
@@ -235,7 +236,7 @@ struct Pending {
 }
 
 impl Pending {
-    /// After a relevant event at `now`.
+    /// At the first relevant event, at `now`.
     fn event(now: Instant) -> Self {
         let deadline = now + MAX_WAIT;
         Self {
@@ -282,14 +283,9 @@ impl State {
                 Ok(Message::Fs(relevance, paths)) => {
                     self.forget_dropped(&paths);
                     let now = Instant::now();
-                    match &mut pending {
-                        Some(pending) => pending.add(relevance, now),
-                        None => {
-                            let mut first = Pending::event(now);
-                            first.add(relevance, now);
-                            pending = Some(first);
-                        }
-                    }
+                    pending
+                        .get_or_insert_with(|| Pending::event(now))
+                        .add(relevance, now);
                 }
                 Err(RecvTimeoutError::Timeout) => {}
             }
@@ -416,7 +412,7 @@ impl State {
         rescan |= scope::strays(&after);
         let known: HashSet<_> = before.iter().collect();
         if !after.iter().all(|pair| known.contains(pair)) {
-            self.seen = (u64::MAX, u64::MAX);
+            self.seen.1 = u64::MAX;
         }
         rescan |= new_set && roots_moved(&installed);
         Refreshed { failures, rescan }

@@ -2,8 +2,9 @@
 //! answer ([`Scope::judge`]).
 //!
 //! A rename or removal can change an answer only where it moves a root, a
-//! directory above one, a directory on the way from a root to a tracked
-//! handle, or a tracked file itself. So an event is judged by its kind and
+//! directory above one (or a symlink met while resolving a root's path), a
+//! directory on the way from a root to a tracked handle, or a tracked file
+//! itself. So an event is judged by its kind and
 //! by its paths against those *chains*: a name in a watched directory
 //! matters if it is on a chain, and every name in a directory that holds
 //! tracked handles matters (the event cannot tell a tracked file from its
@@ -14,7 +15,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use notify::event::{EventKind, ModifyKind};
 
@@ -64,6 +65,7 @@ impl Wanted {
                 }
                 wanted.chain.insert(ancestor.to_path_buf());
             }
+            wanted.trace(path);
         }
         for (root_dir, handle_dir) in handle_dirs {
             let Ok(below) = handle_dir.strip_prefix(root_dir) else {
@@ -82,6 +84,54 @@ impl Wanted {
         }
         wanted
     }
+
+    /// Adds every directory entry the kernel visits to resolve `path`, and
+    /// the directories holding them: through symlinks, these are more than
+    /// the ancestors of `path` and of its resolved form (`T/link` → `T/top`
+    /// → `T/real` visits `T/top`), and renaming any of them changes what
+    /// `path` names.
+    fn trace(&mut self, path: &Path) {
+        /// The kernel's limit on symlinks in one resolution.
+        const MAX_LINKS: usize = 40;
+        let mut ahead: Vec<OsString> = Vec::new();
+        push_components(&mut ahead, path);
+        let mut at = PathBuf::from("/");
+        let mut links = 0;
+        while let Some(name) = ahead.pop() {
+            if name == ".." {
+                at.pop();
+                continue;
+            }
+            self.dirs.insert(at.clone());
+            let entry = at.join(&name);
+            self.chain.insert(entry.clone());
+            match std::fs::read_link(&entry) {
+                Ok(target) if links < MAX_LINKS => {
+                    links += 1;
+                    if target.is_absolute() {
+                        at = PathBuf::from("/");
+                    }
+                    push_components(&mut ahead, &target);
+                }
+                _ if entry.is_dir() => at = entry,
+                _ => return,
+            }
+        }
+    }
+}
+
+/// Pushes the names of `path` (`..` included, `.` and `/` left out) onto
+/// `ahead` so that the first is popped first.
+fn push_components(ahead: &mut Vec<OsString>, path: &Path) {
+    let start = ahead.len();
+    for component in path.components() {
+        match component {
+            Component::Normal(name) => ahead.push(name.to_owned()),
+            Component::ParentDir => ahead.push("..".into()),
+            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
+        }
+    }
+    ahead[start..].reverse();
 }
 
 /// Whether some handle in `handle_dirs` lies outside its root directory.
@@ -312,6 +362,26 @@ mod tests {
         assert_eq!(f.scope.judge(&Err(error)), Relevance::Rescan);
         let overflow = notify::Event::new(EventKind::Other).set_flag(Flag::Rescan);
         assert_eq!(f.scope.judge(&Ok(overflow)), Relevance::Overflow);
+    }
+
+    #[test]
+    fn a_symlink_met_while_resolving_a_root_is_on_its_chain() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let t = tmp.path();
+        std::fs::create_dir_all(t.join("real/root")).expect("mkdir");
+        std::os::unix::fs::symlink("real", t.join("top")).expect("symlink");
+        std::os::unix::fs::symlink(t.join("top"), t.join("link")).expect("symlink");
+        let (given, resolved) = (t.join("link/root"), t.join("real/root"));
+        let wanted = Wanted::new([given.as_path(), resolved.as_path()], &[]);
+        let watched = wanted.dirs.clone();
+        let scope = Scope::new(wanted, &watched);
+        let remove = |rel: &str| {
+            let event = notify::Event::new(REMOVE).add_path(t.join(rel));
+            scope.judge(&Ok(event))
+        };
+        // Neither an ancestor of `T/link/root` nor of `T/real/root`.
+        assert_eq!(remove("top"), Relevance::Rescan);
+        assert_eq!(remove("junk"), Relevance::Irrelevant);
     }
 
     #[test]
