@@ -4,32 +4,75 @@
 //!
 //! Only what can change the answer is watched, non-recursively: each root's
 //! directory and every ancestor up to `/` (of the path the client gave and
-//! of the resolved path), and the directories from a root down to each
-//! tracked handle's directory. A rename or removal there triggers a full
-//! [`Roots::rescan`], which locates handles from their descriptors and
-//! verifies root identities: event paths are hints, never trusted. The
-//! watch list is recomputed after every rescan, every `replace` and every
-//! change in the tracked handles.
+//! of the resolved path, and the directories holding the symlinks met while
+//! resolving it), and the directories from a root down to each tracked
+//! handle's directory. The watch list is recomputed every [`POLL`]
+//! (50 ms) when the root set or the tracked handles changed, and after every
+//! rescan.
+//!
+//! Each event is judged on arrival, on notify's thread, by its kind and its
+//! paths against those chains (see [`scope`]): a rename or removal of a
+//! root, of a directory above one or on the way to a tracked handle, or of
+//! any name in a directory that holds tracked handles (it may be a tracked
+//! file), triggers a full [`Roots::rescan`], which locates handles from
+//! their descriptors and verifies root identities: event paths are hints,
+//! never trusted. So does the creation of a name on a chain (a root's path
+//! can come back as a symlink), an error of the watcher, or an overflow of
+//! the kernel's queue. Everything else is dropped on arrival and neither
+//! triggers nor delays a rescan: opens, closes, reads, writes and metadata
+//! changes anywhere, creations of other names, and renames or removals of
+//! names on no chain outside directories holding tracked handles (a file
+//! deleted in `/tmp` when `/tmp` is watched only as an ancestor of a root).
+//!
+//! # Bounds
+//!
+//! Relevant events are coalesced: the rescan runs once [`QUIET`] (10 ms)
+//! passed without another relevant event, and at the latest [`MAX_WAIT`]
+//! (50 ms) after the first one, a deadline that later events never push
+//! back. So a move out of a root is acted on within 50 ms of its event
+//! (plus the rescan itself), whatever else arrives, and a steady stream of
+//! relevant events costs at most one rescan per 50 ms. The watcher thread
+//! sleeps when nothing relevant happens, waking every [`POLL`] to refresh
+//! the watch list.
+//!
+//! A handle's directories are watched from the first refresh after its
+//! open (within [`POLL`]); until then its moves are judged without them. So
+//! a refresh that finds a tracked handle outside its root (it moved before
+//! it was watched) schedules a rescan [`MAX_WAIT`] later, one that finds
+//! the handles elsewhere after installing the watches than before
+//! refreshes again at the next [`POLL`], and the first refresh for a new
+//! root set schedules a rescan if a root no longer names its directory.
+//! notify stops watching a directory that is renamed away or removed (and
+//! every watched path below it), even when it comes back: the watcher
+//! forgets those watches, installs them again if still wanted before the
+//! rescan runs, and the rescan catches what happened in between.
+
+mod scope;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Weak;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use arc_swap::ArcSwap;
 use notify::event::{EventKind, ModifyKind};
 use notify::{RecommendedWatcher, RecursiveMode, Watcher};
 
-use crate::live::Inner;
+use crate::live::{Inner, Installed};
 use crate::rescan::RescanReport;
 use crate::root::RootId;
 use crate::{Error, ErrorKind, Operation, Roots};
+use scope::{Relevance, Scope, Wanted};
 
 /// How often the watcher looks for new handles or a new root set.
 const POLL: Duration = Duration::from_millis(50);
-/// Events arriving within this window are handled by one rescan.
-const DEBOUNCE: Duration = Duration::from_millis(10);
+/// A burst of relevant events is handled by one rescan once this long
+/// passed without another.
+const QUIET: Duration = Duration::from_millis(10);
+/// The longest a rescan waits after the first relevant event of a burst.
+const MAX_WAIT: Duration = Duration::from_millis(50);
 
 /// What the watcher noticed. A server can log these or ask the client for
 /// `roots/list` again.
@@ -91,7 +134,9 @@ impl Drop for WatchGuard {
 }
 
 enum Message {
-    Fs(notify::Result<notify::Event>),
+    /// An event that can change an answer, with the paths whose watches
+    /// notify drops because of it.
+    Fs(Relevance, Vec<PathBuf>),
     Stop,
 }
 
@@ -99,6 +144,14 @@ impl Roots {
     /// Starts watching the disk; `on_event` is called, on the watcher's own
     /// thread, for each [`ScopeEvent`]. The watcher holds only a weak
     /// reference to the roots and follows `replace` by itself.
+    ///
+    /// A rename or removal that can take a root or a tracked file out of
+    /// scope leads to a [`rescan`](Self::rescan) within 50 ms of its event,
+    /// however many other events arrive; events that cannot change an
+    /// answer (opens, reads, writes, creations, renames and removals of
+    /// unrelated names) trigger nothing. A handle's directories are watched
+    /// within 50 ms of its open; a handle moved out of its root before that
+    /// is found by that refresh and revoked by a rescan 50 ms later.
     ///
     /// # Errors
     ///
@@ -111,24 +164,33 @@ impl Roots {
     {
         let (tx, rx) = mpsc::channel();
         let events = tx.clone();
+        // Judged on notify's thread: irrelevant events never reach ours.
+        let scope = Arc::new(ArcSwap::from_pointee(Scope::default()));
+        let judge = scope.clone();
         let watcher = notify::recommended_watcher(move |event| {
-            let _ = events.send(Message::Fs(event));
+            let relevance = judge.load().judge(&event);
+            if relevance != Relevance::Irrelevant {
+                let _ = events.send(Message::Fs(relevance, unwatched_by(&event)));
+            }
         })
         .map_err(|e| watch_error(e, Path::new("/")))?;
         let mut state = State {
             roots: self.downgrade(),
             watcher,
             watched: HashSet::new(),
+            dropped: Vec::new(),
+            scope,
             on_event: Box::new(on_event),
             seen: (u64::MAX, u64::MAX),
         };
-        let failures = state.refresh(self);
-        if let Some((dir, err)) = failures.into_iter().next() {
+        let refreshed = state.refresh(self);
+        if let Some((dir, err)) = refreshed.failures.into_iter().next() {
             return Err(watch_error(err, &dir));
         }
+        let pending = refreshed.rescan.then(|| Pending::found(Instant::now()));
         let thread = std::thread::Builder::new()
             .name("mcp-roots-watch".into())
-            .spawn(move || state.run(&rx))
+            .spawn(move || state.run(&rx, pending))
             .map_err(|e| Error::from_os(e, Operation::Watch, "watcher thread"))?;
         Ok(WatchGuard {
             control: tx,
@@ -152,52 +214,141 @@ fn watch_error(err: notify::Error, dir: &Path) -> Error {
 struct State {
     roots: Weak<Inner>,
     watcher: RecommendedWatcher,
+    /// The directories being watched.
     watched: HashSet<PathBuf>,
+    /// Directories notify stopped watching (moved or removed): unwatched
+    /// and watched again, if still wanted, by the next refresh.
+    dropped: Vec<PathBuf>,
+    /// What the events are judged by, on notify's thread.
+    scope: Arc<ArcSwap<Scope>>,
     on_event: Box<dyn Fn(ScopeEvent) + Send + Sync>,
     /// The generation and registry version the watch list was computed for.
     seen: (u64, u64),
 }
 
+/// A rescan that is due: the relevant events since the last one.
+struct Pending {
+    /// When it runs unless another relevant event arrives first.
+    due: Instant,
+    /// When it runs at the latest, fixed by the first event.
+    deadline: Instant,
+    overflow: bool,
+}
+
+impl Pending {
+    /// At the first relevant event, at `now`.
+    fn event(now: Instant) -> Self {
+        let deadline = now + MAX_WAIT;
+        Self {
+            due: (now + QUIET).min(deadline),
+            deadline,
+            overflow: false,
+        }
+    }
+
+    /// After a refresh found something an event may have missed: at the
+    /// deadline, so that a state that stays odd cannot rescan more often.
+    fn found(now: Instant) -> Self {
+        let deadline = now + MAX_WAIT;
+        Self {
+            due: deadline,
+            deadline,
+            overflow: false,
+        }
+    }
+
+    /// Another relevant event: later, but never past the deadline.
+    fn add(&mut self, relevance: Relevance, now: Instant) {
+        self.due = self.due.max((now + QUIET).min(self.deadline));
+        self.overflow |= relevance == Relevance::Overflow;
+    }
+}
+
+/// What a refresh of the watch list found.
+#[derive(Default)]
+struct Refreshed {
+    /// The directories that could not be watched.
+    failures: Vec<(PathBuf, notify::Error)>,
+    /// Something may have moved before it was watched: a rescan is due.
+    rescan: bool,
+}
+
 impl State {
-    fn run(mut self, rx: &Receiver<Message>) {
+    fn run(mut self, rx: &Receiver<Message>, mut pending: Option<Pending>) {
+        let mut next_poll = Instant::now() + POLL;
         loop {
-            let message = rx.recv_timeout(POLL);
-            let Some(roots) = self.roots.upgrade().map(Roots::from_inner) else {
-                return;
-            };
-            let mut rescan = false;
-            let mut overflow = false;
-            match message {
+            let wake = pending.as_ref().map_or(next_poll, |p| p.due.min(next_poll));
+            match rx.recv_timeout(wake.saturating_duration_since(Instant::now())) {
                 Ok(Message::Stop) | Err(RecvTimeoutError::Disconnected) => return,
-                Ok(Message::Fs(event)) => {
-                    (rescan, overflow) = relevance(&event);
-                    // Coalesce a burst into one rescan.
-                    while let Ok(next) = rx.recv_timeout(DEBOUNCE) {
-                        match next {
-                            Message::Stop => return,
-                            Message::Fs(event) => {
-                                let (r, o) = relevance(&event);
-                                rescan |= r;
-                                overflow |= o;
-                            }
-                        }
-                    }
+                Ok(Message::Fs(relevance, paths)) => {
+                    self.forget_dropped(&paths);
+                    let now = Instant::now();
+                    pending
+                        .get_or_insert_with(|| Pending::event(now))
+                        .add(relevance, now);
                 }
                 Err(RecvTimeoutError::Timeout) => {}
             }
-            if overflow {
-                (self.on_event)(ScopeEvent::Overflow);
+            let now = Instant::now();
+            let due = pending.take_if(|p| p.due <= now);
+            if due.is_none() && now < next_poll {
+                continue;
             }
-            if rescan || overflow {
+            let Some(roots) = self.roots.upgrade().map(Roots::from_inner) else {
+                return;
+            };
+            if let Some(due) = due {
+                if !self.dropped.is_empty() {
+                    // Watch again first: a move after that has an event, one
+                    // before it is found by the rescan.
+                    self.refresh_and_report(&roots);
+                }
+                if due.overflow {
+                    (self.on_event)(ScopeEvent::Overflow);
+                }
                 let report = roots.rescan();
                 self.report(&roots, &report);
-                self.seen = (u64::MAX, u64::MAX);
+                // The handles may be elsewhere now.
+                self.seen.1 = u64::MAX;
             }
-            for (dir, err) in self.refresh(&roots) {
-                let detail = watch_error(err, &dir).to_string();
-                (self.on_event)(ScopeEvent::Degraded { dir, detail });
+            if self.refresh_and_report(&roots) {
+                pending.get_or_insert_with(|| Pending::found(Instant::now()));
+            }
+            if now >= next_poll {
+                next_poll = now + POLL;
             }
         }
+    }
+
+    /// Forgets the watches notify dropped: a watched directory that was
+    /// renamed or removed, and every watched path beneath it.
+    fn forget_dropped(&mut self, paths: &[PathBuf]) {
+        for path in paths {
+            if !self.watched.contains(path) {
+                continue;
+            }
+            let below: Vec<_> = self
+                .watched
+                .iter()
+                .filter(|w| w.starts_with(path))
+                .cloned()
+                .collect();
+            for dir in below {
+                self.watched.remove(&dir);
+                self.dropped.push(dir);
+            }
+        }
+    }
+
+    /// [`refresh`](Self::refresh), reporting the directories that could not
+    /// be watched; returns whether a rescan is due.
+    fn refresh_and_report(&mut self, roots: &Roots) -> bool {
+        let refreshed = self.refresh(roots);
+        for (dir, err) in refreshed.failures {
+            let detail = watch_error(err, &dir).to_string();
+            (self.on_event)(ScopeEvent::Degraded { dir, detail });
+        }
+        refreshed.rescan
     }
 
     fn report(&self, roots: &Roots, report: &RescanReport) {
@@ -224,75 +375,73 @@ impl State {
         }
     }
 
-    /// Brings the watch list in line with the roots and handles now, if
-    /// either changed; returns the directories that could not be watched.
-    fn refresh(&mut self, roots: &Roots) -> Vec<(PathBuf, notify::Error)> {
+    /// Brings the watch list and the scope events are judged by in line
+    /// with the roots and handles now, if either changed (or notify dropped
+    /// watches).
+    fn refresh(&mut self, roots: &Roots) -> Refreshed {
         let now = (roots.generation(), roots.inner().registry.version());
-        if now == self.seen {
-            return Vec::new();
+        if now == self.seen && self.dropped.is_empty() {
+            return Refreshed::default();
         }
+        let new_set = now.0 != self.seen.0;
         self.seen = now;
-        let wanted = wanted_dirs(roots);
-        for dir in self.watched.difference(&wanted) {
+        let installed = roots.inner().installed();
+        let before = roots.inner().handle_dirs();
+        let wanted = Wanted::new(installed.pinned_paths(), &before);
+        let mut rescan = wanted.strays;
+        for dir in self.dropped.drain(..) {
+            let _ = self.watcher.unwatch(&dir);
+        }
+        for dir in self.watched.difference(&wanted.dirs) {
             let _ = self.watcher.unwatch(dir);
         }
         let mut failures = Vec::new();
-        for dir in wanted.difference(&self.watched) {
+        for dir in wanted.dirs.difference(&self.watched) {
             if let Err(err) = self.watcher.watch(dir, RecursiveMode::NonRecursive) {
                 failures.push((dir.clone(), err));
             }
         }
-        self.watched = wanted;
+        self.watched.clone_from(&wanted.dirs);
         for (dir, _) in &failures {
             self.watched.remove(dir);
         }
-        failures
+        self.scope
+            .store(Arc::new(Scope::new(wanted, &self.watched)));
+        // What moved while the watches went in was judged by the old scope.
+        let after = roots.inner().handle_dirs();
+        rescan |= scope::strays(&after);
+        let known: HashSet<_> = before.iter().collect();
+        if !after.iter().all(|pair| known.contains(pair)) {
+            self.seen.1 = u64::MAX;
+        }
+        rescan |= new_set && roots_moved(&installed);
+        Refreshed { failures, rescan }
     }
 }
 
-/// Whether an event can change the answer (a rename or removal), and
-/// whether it reports a queue overflow. Opens, reads, writes and creations
-/// cannot move anything out of scope.
-fn relevance(event: &notify::Result<notify::Event>) -> (bool, bool) {
+/// The paths of `event` whose watches notify drops: it stops watching a
+/// watched path (and the watched paths beneath it) that is renamed away or
+/// removed.
+fn unwatched_by(event: &notify::Result<notify::Event>) -> Vec<PathBuf> {
     match event {
-        Err(_) => (true, false),
-        Ok(event) if event.need_rescan() => (true, true),
-        Ok(event) => {
-            let moves = matches!(
+        Ok(event)
+            if matches!(
                 event.kind,
-                EventKind::Remove(_)
-                    | EventKind::Modify(ModifyKind::Name(_))
-                    | EventKind::Any
-                    | EventKind::Other
-            );
-            (moves, false)
+                EventKind::Remove(_) | EventKind::Modify(ModifyKind::Name(_))
+            ) =>
+        {
+            event.paths.clone()
         }
+        _ => Vec::new(),
     }
 }
 
-/// The directories to watch: each pinned root's directory and ancestors
-/// (given and resolved paths), and the chain from a root down to each
-/// tracked handle's directory.
-fn wanted_dirs(roots: &Roots) -> HashSet<PathBuf> {
-    let installed = roots.inner().installed();
-    let mut dirs = HashSet::new();
-    for path in installed.pinned_paths() {
-        for ancestor in path.ancestors() {
-            if ancestor.is_dir() {
-                dirs.insert(ancestor.to_path_buf());
-            }
-        }
-    }
-    for (root_dir, handle_dir) in roots.inner().handle_dirs() {
-        let Ok(below) = handle_dir.strip_prefix(&root_dir) else {
-            continue;
-        };
-        let mut dir = root_dir;
-        dirs.insert(dir.clone());
-        for component in below.components() {
-            dir.push(component);
-            dirs.insert(dir.clone());
-        }
-    }
-    dirs
+/// Whether a root of `installed` no longer names its directory (it moved
+/// before its directories were watched).
+fn roots_moved(installed: &Installed) -> bool {
+    installed
+        .set()
+        .roots()
+        .iter()
+        .any(|root| root.verify().is_none())
 }

@@ -4,8 +4,10 @@
 
 #![cfg(all(target_os = "linux", feature = "watch"))]
 
+mod common;
+
 use std::io::Read;
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use mcp_roots::{ErrorKind, RootSet, Roots, ScopeEvent, TrackedFile, WatchGuard};
@@ -32,12 +34,7 @@ impl Watched {
         std::fs::write(format!("{t}/top/mid/root/d/y.txt"), "y").expect("write");
         let roots = Roots::default();
         roots.replace(RootSet::from_uris([format!("file://{t}/top/mid/root")]));
-        let (tx, events) = channel();
-        let guard = roots
-            .watch(move |event| {
-                let _ = tx.send(event);
-            })
-            .expect("watch");
+        let (events, guard) = common::watch(&roots);
         Self {
             _tmp: tmp,
             t,

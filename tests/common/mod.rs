@@ -106,7 +106,12 @@ pub(crate) struct TempTree {
 impl TempTree {
     /// `T` with `dirs` (parents created) and `files` (relative path, content).
     pub(crate) fn build(dirs: &[&str], files: &[(&str, &str)]) -> Self {
-        let tmp = tempfile::tempdir().expect("tempdir");
+        Self::build_in(&std::env::temp_dir(), dirs, files)
+    }
+
+    /// [`build`](Self::build), with `T` created in `base`.
+    pub(crate) fn build_in(base: &Path, dirs: &[&str], files: &[(&str, &str)]) -> Self {
+        let tmp = tempfile::tempdir_in(base).expect("tempdir");
         let t = tmp.path().to_str().expect("utf-8").to_owned();
         for dir in dirs {
             std::fs::create_dir_all(format!("{t}/{dir}")).expect("mkdir");
@@ -121,4 +126,21 @@ impl TempTree {
     pub(crate) fn p(&self, rel: &str) -> String {
         format!("{}/{rel}", self.t)
     }
+}
+
+/// Starts watching `roots`; the events it reports arrive on the receiver.
+#[cfg(feature = "watch")]
+pub(crate) fn watch(
+    roots: &mcp_roots::Roots,
+) -> (
+    std::sync::mpsc::Receiver<mcp_roots::ScopeEvent>,
+    mcp_roots::WatchGuard,
+) {
+    let (tx, events) = std::sync::mpsc::channel();
+    let guard = roots
+        .watch(move |event| {
+            let _ = tx.send(event);
+        })
+        .expect("watch");
+    (events, guard)
 }
