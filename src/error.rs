@@ -269,7 +269,9 @@ impl Error {
         self.op
     }
 
-    /// The input exactly as the caller gave it.
+    /// The input exactly as the caller gave it, control characters
+    /// included: escape it before writing it to a text log (this error's
+    /// `Display` does).
     pub fn input(&self) -> &str {
         &self.input
     }
@@ -303,7 +305,8 @@ impl Error {
 
 impl fmt::Display for Error {
     /// `cannot <operation> "<input>": <reason described>`, the input
-    /// [escaped](Escaped) so that no control character reaches a log raw.
+    /// escaped (`\n`, `\u{85}`, `\"`, …) so that no control character,
+    /// line separator or bidirectional control reaches a log raw.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -413,5 +416,37 @@ pub(crate) fn classify(err: &io::Error) -> ErrorKind {
         Some(code) => crate::sys::classify_errno(code),
         None if err.kind() == io::ErrorKind::PermissionDenied => ErrorKind::OutsideRoots,
         None => ErrorKind::Io,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaped_writes_no_control_character_raw() {
+        for (raw, shown) in [
+            ("/a/b.md", "/a/b.md"),
+            ("/a\nb", "/a\\nb"),
+            ("/a\rb\tc", "/a\\rb\\tc"),
+            ("\u{1b}[31m", "\\u{1b}[31m"),
+            ("a\u{7f}\u{85}\u{9f}b", "a\\u{7f}\\u{85}\\u{9f}b"),
+            ("a\u{2028}b\u{2029}", "a\\u{2028}b\\u{2029}"),
+            ("a\u{202e}b\u{2066}", "a\\u{202e}b\\u{2066}"),
+            ("q\"b\\", "q\\\"b\\\\"),
+            ("café ✓", "café ✓"),
+        ] {
+            assert_eq!(Escaped(raw).to_string(), shown, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn every_kind_has_its_own_reason() {
+        let reasons: std::collections::HashSet<_> =
+            ErrorKind::ALL.iter().map(|k| k.reason()).collect();
+        assert_eq!(reasons.len(), ErrorKind::ALL.len());
+        assert_eq!(ErrorKind::InvalidPath.reason(), "invalid_path");
+        let io: io::Error = Error::new(ErrorKind::InvalidPath, Operation::Open, "/x").into();
+        assert_eq!(io.kind(), io::ErrorKind::InvalidInput);
     }
 }

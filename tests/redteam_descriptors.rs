@@ -45,7 +45,7 @@ struct Restore(Rlimit);
 
 impl Drop for Restore {
     fn drop(&mut self) {
-        setrlimit(Resource::Nofile, self.0.clone()).expect("restore RLIMIT_NOFILE");
+        setrlimit(Resource::Nofile, self.0).expect("restore RLIMIT_NOFILE");
     }
 }
 
@@ -85,7 +85,7 @@ fn create_dir_all_holds_a_bounded_number_of_descriptors_at_any_depth() {
     let watched = peak.load(Ordering::Relaxed).saturating_sub(baseline);
 
     // Exactly: the fewest free descriptors with which the call succeeds.
-    let _restore = Restore(original.clone());
+    let _restore = Restore(original);
     let mut needed = None;
     for free in 0..=8u64 {
         let name = format!("limited{free}");

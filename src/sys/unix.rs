@@ -66,6 +66,9 @@ fn no_replace(_: &impl AsFd, _: &str, _: &impl AsFd, _: &str) -> io::Result<()> 
 
 /// What `dir/name` is, without following a symlink (`None` when the name
 /// does not exist).
+// The types of `st_mode`, `st_dev` and `st_ino` differ between platforms
+// (u16 and i32 on macOS): the conversions are not useless everywhere.
+#[allow(clippy::useless_conversion, clippy::unnecessary_cast)]
 pub(crate) fn lstat_at(dir: &impl AsFd, name: &str) -> io::Result<Option<Stat>> {
     match rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
         Ok(stat) => {
