@@ -6,48 +6,10 @@
 
 #![cfg(target_os = "linux")]
 
-use std::fmt::Write as _;
-use std::sync::{Arc, Mutex};
+mod common;
 
+use common::capture::Capture;
 use mcp_roots::{Error, RootSet};
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing::{Event, Metadata, Subscriber};
-
-/// Records each event as one text line, values written as a text log
-/// writes them (strings raw, `%` fields through their `Display`).
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<String>>>);
-
-struct Line<'a>(&'a mut String);
-
-impl Visit for Line<'_> {
-    fn record_str(&mut self, field: &Field, value: &str) {
-        let _ = write!(self.0, " {}={value}", field.name());
-    }
-    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-        let _ = write!(self.0, " {}={value:?}", field.name());
-    }
-}
-
-impl Subscriber for Capture {
-    fn enabled(&self, _: &Metadata<'_>) -> bool {
-        true
-    }
-    fn new_span(&self, _: &Attributes<'_>) -> Id {
-        Id::from_u64(1)
-    }
-    fn record(&self, _: &Id, _: &Record<'_>) {}
-    fn record_follows_from(&self, _: &Id, _: &Id) {}
-    fn event(&self, event: &Event<'_>) {
-        let meta = event.metadata();
-        let mut line = format!("{} {}:", meta.level(), meta.target());
-        event.record(&mut Line(&mut line));
-        self.0.lock().expect("lines").push(line);
-    }
-    fn enter(&self, _: &Id) {}
-    fn exit(&self, _: &Id) {}
-}
 
 /// The characters that must never reach a log or a message raw, and how
 /// each is written instead.
@@ -94,7 +56,7 @@ fn denial_events_escape_the_input() {
             assert_eq!(err.input(), input, "the input is kept as given");
         }
     });
-    let lines = capture.0.lock().expect("lines").clone();
+    let lines = capture.lines();
     let denials: Vec<&String> = lines
         .iter()
         .filter(|l| l.contains("mcp_roots::denial"))
