@@ -162,6 +162,11 @@ fn a_roots_own_relative_operations_check_the_form_too() {
     }
     assert_eq!(before.diff(&fx.snapshot()), Vec::<String>::new());
     root.open("x.txt").expect("a short path opens");
+    // As the docs say: an absolute path is no path relative to the root.
+    std::fs::create_dir(fx.path("root/etc")).expect("mkdir");
+    std::fs::write(fx.path("root/etc/hosts"), "inside").expect("write");
+    let absolute = root.open("/etc/hosts").expect_err("absolute");
+    assert_eq!(absolute.kind(), ErrorKind::OutsideRoots);
 }
 
 #[test]
