@@ -1,53 +1,75 @@
 //! Whole-file writes that a concurrent reader sees as old or new content,
 //! never torn: a temporary file beside the target, written and synced, then
 //! renamed over (or, for a copy, renamed into place without replacing).
+//!
+//! The new file is created by the server's user: it keeps the permission
+//! bits (`0o777`) of a file it replaces, never the set-user-ID, set-group-ID
+//! or sticky bits, which would otherwise survive a change of owner. Its
+//! temporary name is random (64 bits), so that no one can make the call
+//! fail by creating the names in advance.
 
+use std::collections::hash_map::RandomState;
 use std::fs::File;
+use std::hash::BuildHasher;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use cap_std::fs::Dir;
 
-use crate::mutate::{Overwrite, parent_and_name};
+use crate::mutate::{Leaf, Overwrite};
+use crate::ops::refuse_dir_demand;
 use crate::options::Create;
 use crate::sys::{self, Access, How, Kind};
 use crate::target::Selected;
 use crate::{Error, ErrorKind, Operation};
 
+/// The mode bits a replacement keeps: permissions only, never set-user-ID,
+/// set-group-ID or sticky.
+const KEPT_MODE: u32 = 0o777;
+
 /// Replaces the content of the selected file with `data` atomically,
-/// creating it if missing and keeping the permission bits of a file it
-/// replaces. A symlink, directory or special file at the name is refused.
+/// creating it if missing and keeping the permission bits (only) of a file
+/// it replaces. A symlink, directory or special file at the name is
+/// refused, and so is a name given with a trailing `/`.
 pub(crate) fn write_atomic(sel: &Selected, data: &[u8]) -> Result<(), Error> {
     let op = Operation::WriteAtomic;
-    let (parent, name) = parent_and_name(sel, op)?;
-    let fail = |e| Error::from_os(e, op, sel.input);
-    let mode = match sys::lstat_at(&parent, name).map_err(fail)? {
+    refuse_dir_demand(sel, op, ErrorKind::NotARegularFile)?;
+    let leaf = Leaf::open(sel, op)?;
+    let mode = match leaf.stat(sel, op)? {
         None => None,
-        Some((_, _, true)) => {
+        Some(stat) if stat.is_link => {
             return Err(Error::new(ErrorKind::SymlinkLoop, op, sel.input)
                 .with_detail("refusing to replace a symbolic link"));
         }
-        Some((Kind::File, mode, false)) => Some(mode),
+        Some(stat) if stat.kind == Kind::File => Some(stat.mode & KEPT_MODE),
         Some(_) => return Err(Error::new(ErrorKind::NotARegularFile, op, sel.input)),
     };
-    publish(sel, &parent, name, op, Overwrite::Replace, |file| {
-        file.write_all(data)?;
-        if let Some(mode) = mode {
-            sys::set_mode(file, mode)?;
-        }
-        Ok(())
-    })
+    publish(
+        sel,
+        &leaf.parent,
+        leaf.name,
+        op,
+        Overwrite::Replace,
+        |file| {
+            file.write_all(data)?;
+            if let Some(mode) = mode {
+                sys::set_mode(file, mode)?;
+            }
+            Ok(())
+        },
+    )
 }
 
 /// Copies `from` to the new name `to` (never replacing an existing one).
-/// Returns the number of bytes copied.
+/// Returns the number of bytes copied. The copy gets the default mode of a
+/// new file, not the source's.
 pub(crate) fn copy(from: &Selected, to: &Selected) -> Result<u64, Error> {
     let op = Operation::Copy;
     let how = How::default();
     let mut source = crate::ops::open_file(from, &how, op)?;
-    let (parent, name) = parent_and_name(to, op)?;
+    refuse_dir_demand(to, op, ErrorKind::AlreadyExists)?;
+    let leaf = Leaf::open(to, op)?;
     let mut copied = 0;
-    publish(to, &parent, name, op, Overwrite::Refuse, |file| {
+    publish(to, &leaf.parent, leaf.name, op, Overwrite::Refuse, |file| {
         copied = io::copy(&mut source, file)?;
         Ok(())
     })?;
@@ -80,7 +102,6 @@ fn publish(
 
 /// Creates an unused temporary name in `parent` with `O_EXCL|O_NOFOLLOW`.
 fn create_temp(parent: &Dir, sel: &Selected) -> io::Result<(File, String)> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
     let how = How {
         access: Access::Write,
         create: Create::New,
@@ -89,8 +110,7 @@ fn create_temp(parent: &Dir, sel: &Selected) -> io::Result<(File, String)> {
     };
     const ATTEMPTS: usize = 64;
     for _ in 0..ATTEMPTS {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let temp = format!(".mcp-roots.{}.{n}.tmp", std::process::id());
+        let temp = format!(".mcp-roots.{:016x}.tmp", random());
         match sys::open_beneath(parent, &temp, &how) {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
@@ -101,6 +121,13 @@ fn create_temp(parent: &Dir, sel: &Selected) -> io::Result<(File, String)> {
         io::ErrorKind::AlreadyExists,
         "no unused temporary name beside the target",
     ))
+}
+
+/// 64 unpredictable bits: SipHash under a fresh `RandomState` (its keys
+/// come from the operating system's random source, once per thread, and
+/// change with every state).
+fn random() -> u64 {
+    RandomState::new().hash_one(std::process::id())
 }
 
 /// Makes the rename durable: fsync of the directory.

@@ -40,6 +40,10 @@ pub enum ErrorKind {
     ScopeLost,
     /// No root set installed yet, or the set is empty under deny-all.
     NoRoots,
+    /// A path refused for its form before anything touches the disk: longer
+    /// than the platform's `PATH_MAX`, a component longer than `NAME_MAX`,
+    /// or, on Windows, a name the platform would alias.
+    InvalidPath,
     /// The operating system refused (mode bits).
     PermissionDenied,
     /// Any other I/O failure; see `source()`.
@@ -62,13 +66,14 @@ impl ErrorKind {
             Self::RootGone => "root_gone",
             Self::ScopeLost => "scope_lost",
             Self::NoRoots => "no_roots",
+            Self::InvalidPath => "invalid_path",
             Self::PermissionDenied => "permission_denied",
             Self::Io => "io",
         }
     }
 
     /// Every kind, in table order (for documentation and tests).
-    pub const ALL: [ErrorKind; 14] = [
+    pub const ALL: [ErrorKind; 15] = [
         Self::InvalidUri,
         Self::NotAbsolute,
         Self::OutsideRoots,
@@ -81,6 +86,7 @@ impl ErrorKind {
         Self::RootGone,
         Self::ScopeLost,
         Self::NoRoots,
+        Self::InvalidPath,
         Self::PermissionDenied,
         Self::Io,
     ];
@@ -102,7 +108,7 @@ impl ErrorKind {
     /// security reasons.
     fn io_kind(self) -> io::ErrorKind {
         match self {
-            Self::InvalidUri | Self::NotAbsolute => io::ErrorKind::InvalidInput,
+            Self::InvalidUri | Self::NotAbsolute | Self::InvalidPath => io::ErrorKind::InvalidInput,
             Self::NotFound => io::ErrorKind::NotFound,
             Self::AlreadyExists => io::ErrorKind::AlreadyExists,
             Self::NotADirectory => io::ErrorKind::NotADirectory,
@@ -125,6 +131,7 @@ impl ErrorKind {
             Self::RootGone => "root no longer names its directory",
             Self::ScopeLost => "handle revoked: its file left the roots",
             Self::NoRoots => "no roots available",
+            Self::InvalidPath => "path refused for its form",
             Self::PermissionDenied => "permission denied",
             Self::Io => "i/o error",
         }
@@ -262,7 +269,9 @@ impl Error {
         self.op
     }
 
-    /// The input exactly as the caller gave it.
+    /// The input exactly as the caller gave it, control characters
+    /// included: escape it before writing it to a text log (this error's
+    /// `Display` does).
     pub fn input(&self) -> &str {
         &self.input
     }
@@ -295,12 +304,15 @@ impl Error {
 }
 
 impl fmt::Display for Error {
+    /// `cannot <operation> "<input>": <reason described>`, the input
+    /// escaped (`\n`, `\u{85}`, `\"`, …) so that no control character,
+    /// line separator or bidirectional control reaches a log raw.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "cannot {} {:?}: {}",
+            "cannot {} \"{}\": {}",
             self.op.verb(),
-            self.input,
+            Escaped(&self.input),
             self.kind.describe()
         )?;
         if let Some(detail) = self.detail {
@@ -336,12 +348,64 @@ pub(crate) fn trace_denial(err: &Error) {
     let notable = err.kind.is_boundary()
         || matches!(
             err.kind,
-            ErrorKind::InvalidUri | ErrorKind::NotAbsolute | ErrorKind::SymlinkLoop
+            ErrorKind::InvalidUri
+                | ErrorKind::NotAbsolute
+                | ErrorKind::InvalidPath
+                | ErrorKind::SymlinkLoop
         );
+    let input = Escaped(&err.input);
     if notable {
-        tracing::info!(target: "mcp_roots::denial", input = %err.input, reason = err.reason(), op = ?err.op, "denied");
+        tracing::info!(target: "mcp_roots::denial", input = %input, reason = err.reason(), op = ?err.op, "denied");
     } else {
-        tracing::debug!(target: "mcp_roots::denial", input = %err.input, reason = err.reason(), op = ?err.op, "failed");
+        tracing::debug!(target: "mcp_roots::denial", input = %input, reason = err.reason(), op = ?err.op, "failed");
+    }
+}
+
+/// Untrusted text as it may appear in a log line or an error message: a
+/// `Display` wrapper that writes `\\` and `\"` for a backslash and a double
+/// quote, `\t`, `\n`, `\r`, and `\u{..}` for every other control
+/// character (C0, DEL, C1), the line and paragraph separators (U+2028,
+/// U+2029) and the bidirectional formatting characters, so that an input
+/// can neither start a forged line nor reorder one on display. Every input
+/// the crate logs or puts in a message goes through it; [`Error::input`]
+/// stays as given.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Escaped<'a>(pub(crate) &'a str);
+
+impl Escaped<'_> {
+    /// Whether `c` is written as an escape.
+    fn escapes(c: char) -> bool {
+        c.is_control()
+            || matches!(
+                c,
+                '\\' | '"'
+                    | '\u{2028}'
+                    | '\u{2029}'
+                    | '\u{200e}'
+                    | '\u{200f}'
+                    | '\u{202a}'..='\u{202e}'
+                    | '\u{2066}'..='\u{2069}'
+            )
+    }
+}
+
+impl fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rest = self.0;
+        while let Some(at) = rest.find(Self::escapes) {
+            f.write_str(&rest[..at])?;
+            let c = rest[at..].chars().next().expect("found at a char boundary");
+            match c {
+                '\\' => f.write_str("\\\\")?,
+                '"' => f.write_str("\\\"")?,
+                '\t' => f.write_str("\\t")?,
+                '\n' => f.write_str("\\n")?,
+                '\r' => f.write_str("\\r")?,
+                c => write!(f, "\\u{{{:x}}}", u32::from(c))?,
+            }
+            rest = &rest[at + c.len_utf8()..];
+        }
+        f.write_str(rest)
     }
 }
 
@@ -352,5 +416,37 @@ pub(crate) fn classify(err: &io::Error) -> ErrorKind {
         Some(code) => crate::sys::classify_errno(code),
         None if err.kind() == io::ErrorKind::PermissionDenied => ErrorKind::OutsideRoots,
         None => ErrorKind::Io,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaped_writes_no_control_character_raw() {
+        for (raw, shown) in [
+            ("/a/b.md", "/a/b.md"),
+            ("/a\nb", "/a\\nb"),
+            ("/a\rb\tc", "/a\\rb\\tc"),
+            ("\u{1b}[31m", "\\u{1b}[31m"),
+            ("a\u{7f}\u{85}\u{9f}b", "a\\u{7f}\\u{85}\\u{9f}b"),
+            ("a\u{2028}b\u{2029}", "a\\u{2028}b\\u{2029}"),
+            ("a\u{202e}b\u{2066}", "a\\u{202e}b\\u{2066}"),
+            ("q\"b\\", "q\\\"b\\\\"),
+            ("café ✓", "café ✓"),
+        ] {
+            assert_eq!(Escaped(raw).to_string(), shown, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn every_kind_has_its_own_reason() {
+        let reasons: std::collections::HashSet<_> =
+            ErrorKind::ALL.iter().map(|k| k.reason()).collect();
+        assert_eq!(reasons.len(), ErrorKind::ALL.len());
+        assert_eq!(ErrorKind::InvalidPath.reason(), "invalid_path");
+        let io: io::Error = Error::new(ErrorKind::InvalidPath, Operation::Open, "/x").into();
+        assert_eq!(io.kind(), io::ErrorKind::InvalidInput);
     }
 }

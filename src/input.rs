@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
-use crate::uri;
 use crate::{Error, ErrorKind, Operation};
+use crate::{sys, uri};
 
 /// The absolute path an untrusted input names, exactly as every operation
 /// reads it: a `file:` URI is parsed strictly (escapes decoded once, dot
@@ -24,7 +24,8 @@ use crate::{Error, ErrorKind, Operation};
 ///
 /// # Errors
 ///
-/// `invalid_uri` or `not_absolute`, as for every operation.
+/// `invalid_uri`, `not_absolute` or `invalid_path` (too long, or a name
+/// too long), as for every operation.
 pub fn parse_input(untrusted: &str) -> Result<Cow<'_, str>, Error> {
     absolute_path(untrusted)
         .map_err(|(kind, detail)| Error::new(kind, Operation::Parse, untrusted).with_detail(detail))
@@ -33,8 +34,33 @@ pub fn parse_input(untrusted: &str) -> Result<Cow<'_, str>, Error> {
 /// The absolute path an untrusted input names.
 ///
 /// A raw path is taken literally (no decoding, no `..` removal); a `file:`
-/// URI goes through the strict parser. The error carries a short detail.
+/// URI goes through the strict parser. Either way the path must pass
+/// [`check_form`]. The error carries a short detail.
 pub(crate) fn absolute_path(untrusted: &str) -> Result<Cow<'_, str>, (ErrorKind, &'static str)> {
+    let path = named_path(untrusted)?;
+    check_form(&path).map_err(|detail| (ErrorKind::InvalidPath, detail))?;
+    Ok(path)
+}
+
+/// Refuses a path for its form, before anything touches the disk: one that
+/// the kernel could not take whole (`PATH_MAX` bytes or more, counting the
+/// NUL it needs), or one with a component longer than `NAME_MAX` bytes.
+/// Every resolution path then gives the same answer (`openat2` would say
+/// `ENAMETOOLONG`, a component-by-component walk might not), and a
+/// `create_dir_all` is refused before it creates anything.
+pub(crate) fn check_form(path: &str) -> Result<(), &'static str> {
+    if path.len() >= sys::PATH_MAX {
+        return Err("the path is longer than the platform's PATH_MAX");
+    }
+    // A shorter path cannot hold a longer component.
+    if path.len() > sys::NAME_MAX && path.split('/').any(|c| c.len() > sys::NAME_MAX) {
+        return Err("a path component is longer than the platform's NAME_MAX");
+    }
+    Ok(())
+}
+
+/// The absolute path an untrusted input names, before its form is checked.
+fn named_path(untrusted: &str) -> Result<Cow<'_, str>, (ErrorKind, &'static str)> {
     if untrusted.starts_with('/') {
         if untrusted.as_bytes().contains(&0) {
             return Err((ErrorKind::InvalidUri, "NUL byte in path"));
@@ -90,5 +116,22 @@ mod tests {
         assert_eq!(kind("untitled:Untitled-1"), ErrorKind::InvalidUri);
         assert_eq!(kind("file+ssh://localhost/a"), ErrorKind::InvalidUri);
         assert_eq!(kind("/a/x\0y"), ErrorKind::InvalidUri);
+    }
+
+    #[test]
+    fn form() {
+        let name = "n".repeat(sys::NAME_MAX);
+        assert!(absolute_path(&format!("/a/{name}/b")).is_ok());
+        assert_eq!(kind(&format!("/a/{name}x/b")), ErrorKind::InvalidPath);
+        assert_eq!(
+            kind(&format!("file:///a/{name}%41")),
+            ErrorKind::InvalidPath
+        );
+        // Dot segments are removed first: the kernel never sees the long name.
+        assert!(absolute_path(&format!("file:///a/{name}x/..")).is_ok());
+        // PATH_MAX bytes: one more than the kernel takes with its NUL.
+        let long = "/a".repeat(sys::PATH_MAX / 2);
+        assert_eq!(kind(&long), ErrorKind::InvalidPath);
+        assert_eq!(check_form(&long[..sys::PATH_MAX - 1]), Ok(()));
     }
 }

@@ -1,49 +1,116 @@
 //! Directory-changing operations beneath a root: each one opens the parent
-//! directory beneath the root's handle, then acts on one plain name in it
-//! with a `*at` call, so no path is ever re-resolved after a check.
+//! directory beneath the root's handle, then acts on one name in it with a
+//! `*at` call, so no path is ever re-resolved after a check.
+//!
+//! Rules every operation here keeps:
+//!
+//! - The last component goes to the kernel as given ([`Leaf::given`]): a
+//!   trailing `/` demands a directory. A file operation on such a path is
+//!   refused before it acts ([`refuse_dir_demand`]); a rename with a `/` on
+//!   either end moves a directory only.
+//! - No operation removes, renames or replaces a root of the set, whichever
+//!   root the path was judged under: the name is compared by identity
+//!   (`lstat` in the opened parent) with every root ([`Leaf::refuse_root`]).
+//! - A call holds a bounded number of descriptors, whatever the depth of
+//!   its path ([`create_dir_all`] holds at most two besides the root's).
 
 use cap_std::fs::Dir;
 
-use crate::ops::open_raw;
-use crate::sys::{self, How, Kind};
+use crate::ops::{open_raw, refuse_dir_demand};
+use crate::sys::{self, How, Identity, Kind, Stat};
 use crate::target::Selected;
 use crate::{Error, ErrorKind, Operation};
 
-/// The parent directory of the selected path, opened beneath its root, and
-/// the last component, which must be a plain name.
-pub(crate) fn parent_and_name<'s>(
-    sel: &'s Selected,
-    op: Operation,
-) -> Result<(Dir, &'s str), Error> {
-    let rel = sel.rel().trim_end_matches('/');
-    let (parent, name) = rel.rsplit_once('/').unwrap_or((".", rel));
-    let parent = if parent.is_empty() { "." } else { parent };
-    match name {
-        "" | "." if parent == "." => {
+/// The last component of a selected path, in its parent directory opened
+/// beneath the root.
+pub(crate) struct Leaf<'s> {
+    pub(crate) parent: Dir,
+    /// The name alone: a plain name, never `.` or `..`.
+    pub(crate) name: &'s str,
+    /// The name as the kernel gets it: with the trailing slashes the input
+    /// had, which demand a directory.
+    pub(crate) given: &'s str,
+}
+
+impl<'s> Leaf<'s> {
+    /// Opens the parent of the selected path. A last component `.` or `..`
+    /// is refused (after the path up to it was opened, so that `x.txt/.`
+    /// is `not_a_directory` like the kernel's answer).
+    pub(crate) fn open(sel: &'s Selected, op: Operation) -> Result<Self, Error> {
+        let rel = sel.rel();
+        let trimmed = rel.trim_end_matches('/');
+        let (parent, name) = trimmed.rsplit_once('/').unwrap_or((".", trimmed));
+        let parent = if parent.is_empty() { "." } else { parent };
+        let location = How::location(true, Default::default());
+        if matches!(name, "" | ".") && parent == "." {
             return Err(Error::new(ErrorKind::OutsideRoots, op, sel.input)
                 .with_detail("names the root itself"));
         }
-        "" | "." | ".." => {
-            return Err(Error::new(ErrorKind::NotFound, op, sel.input)
-                .with_detail("the last component must be a name, not '.' or '..'"));
+        if matches!(name, "." | "..") {
+            let dir = open_raw(sel, rel, location, op)?;
+            let id = sys::identity(&dir).map_err(|e| Error::from_os(e, op, sel.input))?;
+            return Err(if sel.is_a_root(id) {
+                Error::new(ErrorKind::OutsideRoots, op, sel.input).with_detail(NAMES_A_ROOT)
+            } else {
+                Error::new(ErrorKind::NotFound, op, sel.input)
+                    .with_detail("the last component must be a name, not '.' or '..'")
+            });
         }
-        _ => {}
+        let dir = open_raw(sel, parent, location, op)?;
+        Ok(Self {
+            parent: Dir::from_std_file(dir),
+            name,
+            given: &rel[trimmed.len() - name.len()..],
+        })
     }
-    let dir = open_raw(sel, parent, How::location(true, Default::default()), op)?;
-    Ok((Dir::from_std_file(dir), name))
+
+    /// Whether the input named this leaf with a trailing `/`.
+    pub(crate) fn demands_dir(&self) -> bool {
+        self.given.len() != self.name.len()
+    }
+
+    /// What the name is now, without following a symlink.
+    pub(crate) fn stat(&self, sel: &Selected, op: Operation) -> Result<Option<Stat>, Error> {
+        sys::lstat_at(&self.parent, self.name).map_err(|e| Error::from_os(e, op, sel.input))
+    }
+
+    /// Refuses the name when `stat` (its [`stat`](Self::stat)) shows a
+    /// root of the set: no mutation removes, renames or replaces a root,
+    /// whichever root the path was judged under.
+    pub(crate) fn refuse_root(
+        &self,
+        stat: Option<Stat>,
+        sel: &Selected,
+        op: Operation,
+    ) -> Result<(), Error> {
+        match stat {
+            Some(stat) if sel.is_a_root(stat.id) => {
+                Err(Error::new(ErrorKind::OutsideRoots, op, sel.input).with_detail(NAMES_A_ROOT))
+            }
+            _ => Ok(()),
+        }
+    }
 }
+
+const NAMES_A_ROOT: &str = "names a root of the set";
 
 /// Creates one directory; its parent must exist.
 pub(crate) fn create_dir(sel: &Selected) -> Result<(), Error> {
     let op = Operation::CreateDir;
-    let (parent, name) = parent_and_name(sel, op)?;
-    sys::mkdir_at(&parent, name).map_err(|e| Error::from_os(e, op, sel.input))
+    let leaf = Leaf::open(sel, op)?;
+    sys::mkdir_at(&leaf.parent, leaf.given).map_err(|e| Error::from_os(e, op, sel.input))
 }
 
 /// Creates a directory and its missing ancestors, one component at a time
 /// beneath the root, refusing any component that is a symlink. The existing
-/// part is walked first and the missing tail must be plain names, so a
-/// refused call creates nothing.
+/// part is walked first (`..` in it goes back to the directory passed
+/// through) and the missing tail must be plain names, so a refused call
+/// creates nothing; a failure while creating the tail (say, `ENOSPC` or
+/// `EACCES`) leaves the directories already made.
+///
+/// At most two descriptors are held besides the root's, whatever the depth:
+/// the directory reached so far and the next one. A `..` reopens its target
+/// from the root and checks that it is the directory passed through.
 pub(crate) fn create_dir_all(sel: &Selected) -> Result<(), Error> {
     let op = Operation::CreateDir;
     let fail = |e| {
@@ -54,44 +121,94 @@ pub(crate) fn create_dir_all(sel: &Selected) -> Result<(), Error> {
         nofollow: true,
         ..How::location(true, sel.root.hardening)
     };
-    let components: Vec<&str> = sel
+    let mut components = sel
         .rel()
         .split('/')
         .filter(|c| !c.is_empty() && *c != ".")
-        .collect();
+        .peekable();
+    let mut walked = Walked::default();
     // The existing part: opened (not created) component by component.
-    let mut stack: Vec<Dir> = Vec::new();
-    let mut missing = components.as_slice();
-    while let Some((&component, rest)) = missing.split_first() {
+    while let Some(&component) = components.peek() {
         if component == ".." {
-            if stack.pop().is_none() {
-                return Err(Error::new(ErrorKind::OutsideRoots, op, sel.input));
-            }
+            walked.up(sel, op)?;
         } else {
-            let current = stack.last().unwrap_or(&sel.root.dir);
-            match sys::open_beneath(current, component, &how) {
-                Ok(dir) => stack.push(Dir::from_std_file(dir)),
+            match sys::open_beneath(walked.dir(sel), component, &how) {
+                Ok(dir) => walked.down(component, dir).map_err(fail)?,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
                 Err(e) => return Err(fail(e)),
             }
         }
-        missing = rest;
+        components.next();
     }
+    let missing: Vec<&str> = components.collect();
     if missing.contains(&"..") {
         return Err(Error::new(ErrorKind::NotFound, op, sel.input)
             .with_detail("a missing path may not continue with '..'"));
     }
     // The missing tail: plain names, created in order.
-    for &component in missing {
-        let current = stack.last().unwrap_or(&sel.root.dir);
+    for component in missing {
+        let current = walked.dir(sel);
         match sys::mkdir_at(current, component) {
             Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(fail(e)),
             _ => {}
         }
         let dir = sys::open_beneath(current, component, &how).map_err(fail)?;
-        stack.push(Dir::from_std_file(dir));
+        walked.down(component, dir).map_err(fail)?;
     }
     Ok(())
+}
+
+/// Where [`create_dir_all`] is: one open directory (none: the root), its
+/// path below the root, and the identity of each directory on that path.
+#[derive(Default)]
+struct Walked {
+    here: Option<Dir>,
+    path: String,
+    /// For each directory on the path: where its name starts in `path`
+    /// (minus the slash), and its identity.
+    passed: Vec<(usize, Identity)>,
+}
+
+impl Walked {
+    fn dir<'d>(&'d self, sel: &'d Selected) -> &'d Dir {
+        self.here.as_ref().unwrap_or(&sel.root.dir)
+    }
+
+    /// Steps into `name`, opened as `dir`.
+    fn down(&mut self, name: &str, dir: std::fs::File) -> std::io::Result<()> {
+        self.passed.push((self.path.len(), sys::identity(&dir)?));
+        if !self.path.is_empty() {
+            self.path.push('/');
+        }
+        self.path.push_str(name);
+        self.here = Some(Dir::from_std_file(dir));
+        Ok(())
+    }
+
+    /// Steps back to the directory passed through before this one: reopened
+    /// from the root, and refused if it is no longer that directory.
+    fn up(&mut self, sel: &Selected, op: Operation) -> Result<(), Error> {
+        let Some((start, _)) = self.passed.pop() else {
+            return Err(Error::new(ErrorKind::OutsideRoots, op, sel.input));
+        };
+        self.path.truncate(start);
+        self.here = None;
+        let Some(&(_, expected)) = self.passed.last() else {
+            return Ok(()); // back at the root
+        };
+        let how = How {
+            nofollow: true,
+            ..How::location(true, sel.root.hardening)
+        };
+        let fail = |e| Error::from_os(e, op, sel.input);
+        let dir = sys::open_beneath(&sel.root.dir, &self.path, &how).map_err(fail)?;
+        if sys::identity(&dir).map_err(fail)? != expected {
+            return Err(Error::new(ErrorKind::Io, op, sel.input)
+                .with_detail("a directory on the path was moved or replaced during the call"));
+        }
+        self.here = Some(Dir::from_std_file(dir));
+        Ok(())
+    }
 }
 
 /// Removes a file (or a symlink itself); a directory is refused.
@@ -106,8 +223,12 @@ pub(crate) fn remove_dir(sel: &Selected) -> Result<(), Error> {
 
 fn remove(sel: &Selected, kind: Kind) -> Result<(), Error> {
     let op = Operation::Remove;
-    let (parent, name) = parent_and_name(sel, op)?;
-    sys::unlink_at(&parent, name, kind).map_err(|e| Error::from_os(e, op, sel.input))
+    if kind == Kind::File {
+        refuse_dir_demand(sel, op, ErrorKind::NotARegularFile)?;
+    }
+    let leaf = Leaf::open(sel, op)?;
+    leaf.refuse_root(leaf.stat(sel, op)?, sel, op)?;
+    sys::unlink_at(&leaf.parent, leaf.given, kind).map_err(|e| Error::from_os(e, op, sel.input))
 }
 
 /// Whether a rename may replace an existing destination.
@@ -123,13 +244,34 @@ pub enum Overwrite {
 }
 
 /// Renames `from` to `to`, both beneath roots (possibly two roots on the
-/// same file system).
+/// same file system). A trailing `/` on either end requires the source to
+/// be a directory (the kernel's rule); neither end may be a root of the set.
 pub(crate) fn rename(from: &Selected, to: &Selected, overwrite: Overwrite) -> Result<(), Error> {
     let op = Operation::Rename;
-    let (from_dir, from_name) = parent_and_name(from, op)?;
-    let (to_dir, to_name) = parent_and_name(to, op)?;
+    let source = Leaf::open(from, op)?;
+    let target = Leaf::open(to, op)?;
+    let moved = source.stat(from, op)?;
+    if source.demands_dir() || target.demands_dir() {
+        match moved {
+            Some(stat) if stat.kind == Kind::Dir => {}
+            Some(_) => {
+                return Err(Error::new(ErrorKind::NotADirectory, op, from.input)
+                    .with_detail("a rename with a trailing '/' moves a directory only"));
+            }
+            None => return Err(Error::new(ErrorKind::NotFound, op, from.input)),
+        }
+    }
+    source.refuse_root(moved, from, op)?;
+    target.refuse_root(target.stat(to, op)?, to, op)?;
     let replace = overwrite == Overwrite::Replace;
-    sys::rename_at(&from_dir, from_name, &to_dir, to_name, replace).map_err(|e| {
+    sys::rename_at(
+        &source.parent,
+        source.given,
+        &target.parent,
+        target.given,
+        replace,
+    )
+    .map_err(|e| {
         if e.raw_os_error() == Some(EXDEV) {
             // Here EXDEV means two file systems, not an escape.
             Error::with_source(ErrorKind::Io, e, op, from.input)

@@ -6,6 +6,7 @@
 use std::fs::{File, Metadata};
 
 use crate::hardening::HardLinks;
+use crate::options::Create;
 use crate::read_dir::ReadDir;
 use crate::root::Root;
 use crate::scoped::ScopedPath;
@@ -25,6 +26,11 @@ pub(crate) fn open_raw(sel: &Selected, rel: &str, how: How, op: Operation) -> Re
 
 /// Opens a regular file as `how` says.
 pub(crate) fn open_file(sel: &Selected, how: &How, op: Operation) -> Result<File, Error> {
+    let on_dir = match how.create {
+        Create::New => ErrorKind::AlreadyExists,
+        Create::No | Create::OrOpen => ErrorKind::NotARegularFile,
+    };
+    refuse_dir_demand(sel, op, on_dir)?;
     let refuse_links = how.writes() && sel.root.hardening.hard_links == HardLinks::RefuseWrites;
     // Truncate only once the link count has been checked.
     let open_how = How {
@@ -54,6 +60,30 @@ pub(crate) fn open_file(sel: &Selected, how: &How, op: Operation) -> Result<File
     // O_NONBLOCK stays: Linux ignores it for regular files, and clearing
     // it would cost a syscall per open.
     Ok(file)
+}
+
+/// A file operation on a path that demands a directory (a trailing `/`, or
+/// a last component `.` or `..`; DESIGN.md semantics 3) is refused before it
+/// acts: as a directory (`on_dir`) when a directory is there, otherwise
+/// `not_a_directory`: such a path names no file. One look-up, only for such
+/// paths.
+pub(crate) fn refuse_dir_demand(
+    sel: &Selected,
+    op: Operation,
+    on_dir: ErrorKind,
+) -> Result<(), Error> {
+    if !sel.demands_dir() {
+        return Ok(());
+    }
+    let location = How::location(true, Default::default());
+    Err(match open_raw(sel, sel.rel(), location, op) {
+        Ok(_) => Error::new(on_dir, op, sel.input).with_detail("is a directory"),
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            Error::new(ErrorKind::NotADirectory, op, sel.input)
+                .with_detail("a path ending in '/' names a directory, not a file")
+        }
+        Err(e) => e,
+    })
 }
 
 /// Opens a directory for listing.

@@ -13,7 +13,7 @@ use crate::read_dir::ReadDir;
 use crate::scoped::ScopedPath;
 use crate::sys::{How, Identity};
 use crate::target::Selected;
-use crate::{Error, ops};
+use crate::{Error, Operation, ops};
 
 /// The identity of a root: the directory (device and inode) its path named
 /// when the set was built. Two roots naming the same directory share it, and
@@ -198,7 +198,7 @@ impl Root {
     /// As `RootSet::open_with`.
     pub fn open_with(&self, rel: &str, options: OpenOptions) -> Result<File, Error> {
         let op = options.operation();
-        ops::open_file(&Selected::relative(self, rel), &options.how(), op)
+        ops::open_file(&Selected::relative(self, rel, op)?, &options.how(), op)
     }
 
     /// Lists the directory `rel`; see
@@ -208,7 +208,7 @@ impl Root {
     ///
     /// As `RootSet::read_dir`.
     pub fn read_dir(&self, rel: &str) -> Result<ReadDir, Error> {
-        ops::read_dir(&Selected::relative(self, rel))
+        ops::read_dir(&Selected::relative(self, rel, Operation::ReadDir)?)
     }
 
     /// Metadata of `rel`; see [`RootSet::metadata`](crate::RootSet::metadata).
@@ -217,7 +217,7 @@ impl Root {
     ///
     /// As `RootSet::metadata`.
     pub fn metadata(&self, rel: &str) -> Result<Metadata, Error> {
-        ops::metadata(&Selected::relative(self, rel))
+        ops::metadata(&Selected::relative(self, rel, Operation::Metadata)?)
     }
 
     /// Resolves `rel`; see [`RootSet::resolve`](crate::RootSet::resolve).
@@ -226,7 +226,7 @@ impl Root {
     ///
     /// As `RootSet::resolve`.
     pub fn resolve(&self, rel: &str) -> Result<ScopedPath, Error> {
-        ops::resolve(&Selected::relative(self, rel))
+        ops::resolve(&Selected::relative(self, rel, Operation::Resolve)?)
     }
 }
 

@@ -14,13 +14,18 @@ use crate::scoped::ScopedPath;
 use crate::sys::{self, How};
 use crate::{Error, Operation};
 
-/// Limits for [`RootSet::walk`](crate::RootSet::walk).
+/// Limits for [`RootSet::walk`](crate::RootSet::walk). Each bounds the
+/// work a walk does, not only what it yields: `max_entries` counts every
+/// entry examined, those it skips (a name that is not UTF-8) and those that
+/// yield an error included, so a directory of skipped names cannot make a
+/// walk run unbounded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WalkLimits {
     /// Directories below the start are entered down to this depth: 1 lists
     /// the start's entries only.
     pub max_depth: usize,
-    /// The walk stops after this many entries.
+    /// The walk stops after examining this many entries (yielded, skipped
+    /// or failed); [`Walk::is_truncated`] then tells whether any were left.
     pub max_entries: usize,
 }
 
@@ -56,7 +61,8 @@ pub struct Walk {
     hardening: Hardening,
     limits: WalkLimits,
     stack: Vec<Level>,
-    yielded: usize,
+    /// Entries examined so far (yielded, skipped or failed).
+    examined: usize,
     truncated: bool,
 }
 
@@ -80,7 +86,7 @@ impl Walk {
             hardening: root.hardening,
             limits,
             stack: Vec::new(),
-            yielded: 0,
+            examined: 0,
             truncated: false,
         };
         walk.push(start, prefix, 1)
@@ -89,6 +95,7 @@ impl Walk {
     }
 
     /// Whether the walk stopped at `max_entries` with entries left unseen.
+    /// It may yield fewer entries than `max_entries`: skipped ones count.
     pub fn is_truncated(&self) -> bool {
         self.truncated
     }
@@ -123,11 +130,12 @@ impl Iterator for Walk {
                 self.stack.pop();
                 continue;
             };
-            if self.yielded == self.limits.max_entries {
+            if self.examined == self.limits.max_entries {
                 self.truncated = true;
                 self.stack.clear();
                 return None;
             }
+            self.examined += 1;
             let depth = level.depth;
             let entry = match entry.and_then(DirEntry::from_cap) {
                 Ok(entry) => entry,
@@ -154,7 +162,6 @@ impl Iterator for Walk {
                     Err(e) => return Some(Err(Error::from_os(e, Operation::Walk, &rel))),
                 }
             }
-            self.yielded += 1;
             let path = ScopedPath::new(self.root, self.root_path.clone(), rel);
             return Some(Ok(WalkEntry {
                 path,
@@ -170,7 +177,7 @@ impl fmt::Debug for Walk {
         f.debug_struct("Walk")
             .field("root", &self.root)
             .field("limits", &self.limits)
-            .field("yielded", &self.yielded)
+            .field("examined", &self.examined)
             .finish_non_exhaustive()
     }
 }

@@ -4,6 +4,7 @@
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::json;
 
+use crate::error::Escaped;
 use crate::{Error, ErrorKind};
 
 /// The tool result for a refusal: `isError: true`, a sentence that tells the
@@ -66,13 +67,16 @@ fn sentence(err: &Error) -> String {
         ErrorKind::NoRoots => {
             "cannot be served: no shared folder is available (the user shared none, or the client has not answered yet)."
         }
+        ErrorKind::InvalidPath => {
+            "is refused for its form: the path or one of its names is too long (or, on Windows, a name the system would alias). Send a shorter, plain path."
+        }
         ErrorKind::PermissionDenied => "cannot be accessed: the operating system refused.",
         ErrorKind::Io => "could not be accessed because of an I/O error.",
     };
     let subject = if input.is_empty() {
         "The request".to_owned()
     } else {
-        format!("{input:?}")
+        format!("\"{}\"", Escaped(input))
     };
     let detail = err.detail().map(|d| format!(" ({d})")).unwrap_or_default();
     format!("Refused ({}){detail}: {subject} {advice}", err.reason())

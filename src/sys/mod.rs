@@ -23,9 +23,13 @@ mod portable;
 mod unix;
 
 #[cfg(not(unix))]
-pub(crate) use other::{link_count, lstat_at, mkdir_at, rename_at, set_mode, unlink_at};
+pub(crate) use other::{
+    NAME_MAX, PATH_MAX, link_count, lstat_at, mkdir_at, rename_at, set_mode, unlink_at,
+};
 #[cfg(unix)]
-pub(crate) use unix::{link_count, lstat_at, mkdir_at, rename_at, set_mode, unlink_at};
+pub(crate) use unix::{
+    NAME_MAX, PATH_MAX, link_count, lstat_at, mkdir_at, rename_at, set_mode, unlink_at,
+};
 
 #[cfg(target_os = "linux")]
 pub(crate) use linux::{FdPaths, ancestors, fd_path, open_beneath, placement};
@@ -52,6 +56,17 @@ pub(crate) struct How {
     pub(crate) nofollow: bool,
     /// The root set's opt-in resolution restrictions.
     pub(crate) hardening: Hardening,
+}
+
+/// What `lstat` says of one name in a directory ([`lstat_at`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stat {
+    /// The object's own kind (a symlink is [`Kind::Special`] with `is_link`).
+    pub(crate) kind: Kind,
+    pub(crate) is_link: bool,
+    /// The mode bits below the file type (`0o7777`).
+    pub(crate) mode: u32,
+    pub(crate) id: Identity,
 }
 
 /// The access mode of an open.

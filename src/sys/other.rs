@@ -4,7 +4,13 @@
 use std::fs::File;
 use std::io;
 
-use super::Kind;
+use super::{Kind, Stat};
+
+/// The longest path taken, in bytes (the extended-length limit; roots are
+/// rejected on this platform anyway).
+pub(crate) const PATH_MAX: usize = 32_767;
+/// The longest name (one path component), in bytes.
+pub(crate) const NAME_MAX: usize = 255;
 
 fn unsupported<T>() -> io::Result<T> {
     Err(io::Error::new(
@@ -25,7 +31,7 @@ pub(crate) fn rename_at<D, E>(_: &D, _: &str, _: &E, _: &str, _: bool) -> io::Re
     unsupported()
 }
 
-pub(crate) fn lstat_at<D>(_: &D, _: &str) -> io::Result<Option<(Kind, u32, bool)>> {
+pub(crate) fn lstat_at<D>(_: &D, _: &str) -> io::Result<Option<Stat>> {
     unsupported()
 }
 

@@ -147,6 +147,7 @@ pub(crate) fn classify_errno(code: i32) -> ErrorKind {
         Errno::EXIST => ErrorKind::AlreadyExists,
         Errno::ACCESS | Errno::PERM => ErrorKind::PermissionDenied,
         Errno::NXIO | Errno::ISDIR => ErrorKind::NotARegularFile,
+        Errno::NAMETOOLONG => ErrorKind::InvalidPath,
         _ => ErrorKind::Io,
     }
 }

@@ -8,7 +8,18 @@ use std::os::fd::AsFd;
 
 use rustix::fs::{AtFlags, FileType, Mode, RawMode};
 
-use super::Kind;
+use super::{Identity, Kind, Stat};
+
+/// The longest path the kernel takes, counting its terminating NUL: a path
+/// of `PATH_MAX` bytes or more fails with `ENAMETOOLONG`.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) const PATH_MAX: usize = 4096;
+/// The longest path the kernel takes, counting its terminating NUL (macOS
+/// and the BSDs).
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub(crate) const PATH_MAX: usize = 1024;
+/// The longest name (one path component), in bytes.
+pub(crate) const NAME_MAX: usize = 255;
 
 pub(crate) fn mkdir_at(dir: &impl AsFd, name: &str) -> io::Result<()> {
     rustix::fs::mkdirat(dir, name, Mode::from_raw_mode(0o777)).map_err(Into::into)
@@ -53,9 +64,12 @@ fn no_replace(_: &impl AsFd, _: &str, _: &impl AsFd, _: &str) -> io::Result<()> 
     ))
 }
 
-/// The kind and permission bits of `dir/name`, without following a symlink
-/// (`None` when the name does not exist).
-pub(crate) fn lstat_at(dir: &impl AsFd, name: &str) -> io::Result<Option<(Kind, RawMode, bool)>> {
+/// What `dir/name` is, without following a symlink (`None` when the name
+/// does not exist).
+// The types of `st_mode`, `st_dev` and `st_ino` differ between platforms
+// (u16 and i32 on macOS): the conversions are not useless everywhere.
+#[allow(clippy::useless_conversion, clippy::unnecessary_cast)]
+pub(crate) fn lstat_at(dir: &impl AsFd, name: &str) -> io::Result<Option<Stat>> {
     match rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
         Ok(stat) => {
             let file_type = FileType::from_raw_mode(stat.st_mode);
@@ -64,16 +78,25 @@ pub(crate) fn lstat_at(dir: &impl AsFd, name: &str) -> io::Result<Option<(Kind, 
                 FileType::Directory => Kind::Dir,
                 _ => Kind::Special,
             };
-            let is_link = file_type == FileType::Symlink;
-            Ok(Some((kind, stat.st_mode & 0o7777, is_link)))
+            Ok(Some(Stat {
+                kind,
+                is_link: file_type == FileType::Symlink,
+                mode: u32::from(stat.st_mode) & 0o7777,
+                id: Identity {
+                    dev: stat.st_dev as u64,
+                    ino: stat.st_ino as u64,
+                },
+            }))
         }
         Err(rustix::io::Errno::NOENT) => Ok(None),
         Err(errno) => Err(errno.into()),
     }
 }
 
-pub(crate) fn set_mode(file: &File, mode: RawMode) -> io::Result<()> {
-    rustix::fs::fchmod(file, Mode::from_raw_mode(mode)).map_err(Into::into)
+/// Sets the mode bits of an open file (`fchmod`).
+pub(crate) fn set_mode(file: &File, mode: u32) -> io::Result<()> {
+    let mode = Mode::from_bits_truncate(mode as RawMode);
+    rustix::fs::fchmod(file, mode).map_err(Into::into)
 }
 
 pub(crate) fn link_count(file: &File) -> io::Result<u64> {

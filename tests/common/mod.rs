@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub(crate) mod capture;
+
 use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::os::unix::fs::MetadataExt;

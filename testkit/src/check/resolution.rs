@@ -38,7 +38,8 @@ pub struct Outcome {
 /// Checked for every operation: nothing outside the roots changes, a
 /// refused operation changes nothing, and an
 /// input the model refuses before looking at the disk (`invalid_uri`,
-/// `not_absolute`, `no_roots`, or no root is a component prefix) is
+/// `not_absolute`, `invalid_path`, `no_roots`, or no root is a component
+/// prefix) is
 /// refused. Where the model can say more (open, create_new, read_dir,
 /// metadata, resolve, walk, create_dir, copy), the three rules of
 /// `testkit::model`: a model deny means the library refuses, a library
@@ -476,7 +477,7 @@ impl Run<'_> {
 
 /// Whether a model deny was decided before looking at the disk.
 fn before_disk(why: &str) -> bool {
-    ["invalid_uri", "not_absolute", "no_roots"]
+    ["invalid_uri", "not_absolute", "invalid_path", "no_roots"]
         .iter()
         .any(|r| why.starts_with(r))
         || why.starts_with("outside_roots: no root is a component prefix")

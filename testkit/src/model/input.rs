@@ -11,6 +11,11 @@
 //!   anything containing `/` or NUL, and the result must be UTF-8. Then dot
 //!   segments are removed as text (RFC 3986 5.2.4).
 //!
+//! - Either way, the path (a URI's after decoding and dot removal) is
+//!   refused `invalid_path` when the kernel could not take it whole
+//!   (`PATH_MAX` bytes or more with its NUL) or a component is longer than
+//!   `NAME_MAX`, before anything looks at the disk.
+//!
 //! This module decides one point the documents disagree on: a segment that
 //! decodes to a `\` (`%5C`). `DESIGN.md` refuses it; the corpus allows it
 //! as a literal name but marks it `deny_acceptable`. It is accepted here
@@ -32,7 +37,8 @@ pub struct Parsed {
 ///
 /// # Errors
 ///
-/// A reason of `DESIGN.md` (`invalid_uri`, `not_absolute`) and a detail.
+/// A reason of `DESIGN.md` (`invalid_uri`, `not_absolute`,
+/// `invalid_path`) and a detail.
 pub fn parse(untrusted: &str) -> Result<Parsed, String> {
     let bytes = untrusted.as_bytes();
     if bytes.len() >= 5 && bytes[..5].eq_ignore_ascii_case(b"file:") {
@@ -41,6 +47,7 @@ pub fn parse(untrusted: &str) -> Result<Parsed, String> {
         if bytes.contains(&0) {
             return Err("invalid_uri: a raw path with a NUL byte".into());
         }
+        check_form(bytes)?;
         Ok(Parsed {
             steps: Step::split(bytes),
             lenient: None,
@@ -50,6 +57,25 @@ pub fn parse(untrusted: &str) -> Result<Parsed, String> {
     } else {
         Err("not_absolute: neither a file: URI nor an absolute path".into())
     }
+}
+
+/// Linux's `PATH_MAX`, counting the terminating NUL.
+pub const PATH_MAX: usize = 4096;
+/// Linux's `NAME_MAX`.
+pub const NAME_MAX: usize = 255;
+
+/// Refuses a path the kernel could not take (see the module docs).
+fn check_form(path: &[u8]) -> Result<(), String> {
+    if path.len() >= PATH_MAX {
+        return Err(format!(
+            "invalid_path: {} bytes, PATH_MAX is {PATH_MAX}",
+            path.len()
+        ));
+    }
+    if let Some(long) = path.split(|&b| b == b'/').find(|c| c.len() > NAME_MAX) {
+        return Err(format!("invalid_path: a {}-byte component", long.len()));
+    }
+    Ok(())
 }
 
 /// Whether the input starts with an RFC 3986 scheme of two or more letters
@@ -114,6 +140,7 @@ fn parse_uri(rest: &str) -> Result<Parsed, String> {
         segments.push(text);
     }
     let cleaned = remove_dot_segments(&segments);
+    check_form(cleaned.as_bytes())?;
     Ok(Parsed {
         steps: Step::split(cleaned.as_bytes()),
         lenient,
