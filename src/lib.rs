@@ -59,6 +59,7 @@ mod rescan;
 mod root;
 mod root_set;
 mod scoped;
+pub mod semantics;
 mod snapshot;
 mod sys;
 mod target;

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, Weak};
 use arc_swap::ArcSwap;
 
 use crate::builder::RootSetBuilder;
+use crate::error::Escaped;
 use crate::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
 use crate::policy::Policy;
 use crate::registry::Registry;
@@ -118,7 +119,7 @@ impl RootsBuilder {
         });
         for rejected in ceiling.iter().flat_map(RootSet::rejected) {
             tracing::warn!(
-                dir = rejected.uri(),
+                dir = %Escaped(rejected.uri()),
                 reason = rejected.reason(),
                 "ceiling directory grants nothing"
             );

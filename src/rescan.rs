@@ -3,6 +3,7 @@
 use std::fs::File;
 use std::sync::Arc;
 
+use crate::error::Escaped;
 use crate::handle::{self, HandleInner, HandleState};
 use crate::registry::Registry;
 use crate::root::RootId;
@@ -143,7 +144,8 @@ fn settle(
         None => {
             state.file = None;
             state.revoked = Some(ErrorKind::ScopeLost);
-            tracing::warn!(root = ?state.root, path = %handle.opened_as, "handle revoked: its file left the roots");
+            let path = Escaped(&handle.opened_as);
+            tracing::warn!(root = ?state.root, %path, "handle revoked: its file left the roots");
             report.revoked.push(Revoked {
                 root: state.root,
                 path: String::from(&*handle.opened_as),

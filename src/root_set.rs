@@ -26,6 +26,11 @@ use crate::{Error, ErrorKind, Operation, atomic, ops};
 /// plain, untracked `std::fs::File`s: use this type directly only for sets
 /// that never change, and [`Roots`](crate::Roots) for live roots.
 ///
+/// For every operation, a path ending in `/` demands a directory (a file
+/// operation on it is `not_a_directory`), and a path of `PATH_MAX` bytes or
+/// more, or one with a component longer than `NAME_MAX`, is `invalid_path`
+/// before anything touches the disk (see [the semantics](crate::semantics)).
+///
 /// ```
 /// # fn main() -> Result<(), mcp_roots::Error> {
 /// use std::io::Read;
@@ -317,6 +322,10 @@ impl RootSet {
 
     /// Creates a directory and its missing ancestors, each beneath the root;
     /// a component that is a symlink is refused, even one inside the root.
+    /// It holds a bounded number of descriptors whatever the depth. A
+    /// refused call creates nothing; a failure while creating the missing
+    /// part for another reason (disk full, `EACCES`) leaves the directories
+    /// already made.
     ///
     /// # Errors
     ///
@@ -325,7 +334,9 @@ impl RootSet {
         traced(|| mutate::create_dir_all(&target.select(self, Operation::CreateDir)?))
     }
 
-    /// Removes a file, or a symlink itself (never its target).
+    /// Removes a file, or a symlink itself (never its target). Never a root
+    /// of the set (compared by identity, whichever root the path was judged
+    /// under): `outside_roots`.
     ///
     /// # Errors
     ///
@@ -334,7 +345,8 @@ impl RootSet {
         traced(|| mutate::remove_file(&target.select(self, Operation::Remove)?))
     }
 
-    /// Removes an empty directory (never a root itself).
+    /// Removes an empty directory. Never a root of the set (compared by
+    /// identity, whichever root the path was judged under): `outside_roots`.
     ///
     /// # Errors
     ///
@@ -345,7 +357,9 @@ impl RootSet {
 
     /// Renames `from` to `to`, refusing to replace an existing `to`
     /// atomically (`RENAME_NOREPLACE`). Both must lie beneath roots; two
-    /// roots work when they share a file system.
+    /// roots work when they share a file system. Neither end may be a root
+    /// of the set (compared by identity): `outside_roots`. A trailing `/` on
+    /// either end requires the source to be a directory.
     ///
     /// # Errors
     ///
@@ -379,7 +393,10 @@ impl RootSet {
     /// Replaces a file's content with `data` so that a concurrent reader
     /// sees the old or the new content, never a mix: a temporary file beside
     /// the target is written, synced and renamed over it. A symlink at the
-    /// name is refused; the replaced file's permission bits are kept.
+    /// name is refused. The new file is created by the server's user: it
+    /// keeps the replaced file's permission bits (`0o777`) only; set-user-ID,
+    /// set-group-ID and sticky bits are never carried over. Its temporary
+    /// name is random, so a name planted beside the target cannot block it.
     ///
     /// # Errors
     ///
@@ -389,7 +406,8 @@ impl RootSet {
     }
 
     /// Copies the regular file `from` to the new name `to` (published
-    /// atomically, never replacing); returns the bytes copied.
+    /// atomically, never replacing); returns the bytes copied. The copy gets
+    /// the default mode of a new file.
     ///
     /// # Errors
     ///
