@@ -44,10 +44,3 @@ pub(crate) struct Hardening {
     pub(crate) mount_points: MountPoints,
     pub(crate) hard_links: HardLinks,
 }
-
-impl Hardening {
-    /// Whether resolution needs flags that only `openat2` offers.
-    pub(crate) fn needs_openat2(&self) -> bool {
-        self.symlinks == Symlinks::Refuse || self.mount_points == MountPoints::Refuse
-    }
-}

@@ -20,6 +20,8 @@ mod linux;
 mod other;
 mod portable;
 #[cfg(unix)]
+mod resolver;
+#[cfg(unix)]
 mod unix;
 
 #[cfg(not(unix))]
@@ -70,6 +72,12 @@ impl How {
         matches!(self.access, Access::Write | Access::ReadWrite) || self.append
     }
 
+    /// Whether a symlink in the last component is followed: not for a
+    /// write, a create, or an explicit `nofollow`.
+    pub(crate) fn follows_last(&self) -> bool {
+        !(self.nofollow || self.writes() || self.create != Create::No)
+    }
+
     /// A location-only open (`O_PATH`), of a directory when `directory`.
     pub(crate) fn location(directory: bool, hardening: Hardening) -> Self {
         Self {
@@ -80,6 +88,64 @@ impl How {
         }
     }
 }
+
+#[cfg(unix)]
+impl How {
+    /// The `open` flags of the last component, as `openat2` takes them.
+    ///
+    /// Data opens carry `O_NONBLOCK`, so that a FIFO never blocks before
+    /// the caller can refuse it.
+    pub(crate) fn oflags(&self) -> rustix::fs::OFlags {
+        use rustix::fs::OFlags;
+        let data = OFlags::CLOEXEC | OFlags::NOCTTY | OFlags::NONBLOCK;
+        let mut flags = match self.access {
+            Access::Read => data | OFlags::RDONLY,
+            Access::Write => data | OFlags::WRONLY,
+            Access::ReadWrite => data | OFlags::RDWR,
+            Access::Path => LOCATION,
+        };
+        if self.append {
+            flags |= OFlags::APPEND;
+        }
+        if self.truncate {
+            flags |= OFlags::TRUNC;
+        }
+        flags |= match self.create {
+            Create::No => OFlags::empty(),
+            Create::OrOpen => OFlags::CREATE,
+            Create::New => OFlags::CREATE | OFlags::EXCL,
+        };
+        if self.directory {
+            flags |= OFlags::DIRECTORY;
+        }
+        if !self.follows_last() {
+            flags |= OFlags::NOFOLLOW;
+        }
+        flags
+    }
+
+    /// The mode of a created file (`openat2` refuses a mode without
+    /// `O_CREAT`: EINVAL).
+    pub(crate) fn mode(&self) -> rustix::fs::Mode {
+        match self.create {
+            Create::No => rustix::fs::Mode::empty(),
+            Create::New | Create::OrOpen => rustix::fs::Mode::from_raw_mode(0o666),
+        }
+    }
+}
+
+/// The flags of a location-only open: `O_PATH` (which `openat2` refuses
+/// with flags other than `O_CLOEXEC`, `O_DIRECTORY` and `O_NOFOLLOW`).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const LOCATION: rustix::fs::OFlags = rustix::fs::OFlags::CLOEXEC.union(rustix::fs::OFlags::PATH);
+
+/// The flags of a location-only open where there is no `O_PATH`: a
+/// read-only open that cannot block on a FIFO or take a terminal.
+#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
+const LOCATION: rustix::fs::OFlags = rustix::fs::OFlags::CLOEXEC
+    .union(rustix::fs::OFlags::NOCTTY)
+    .union(rustix::fs::OFlags::NONBLOCK)
+    .union(rustix::fs::OFlags::RDONLY);
 
 /// Maps an OS error code to a reason.
 pub(crate) fn classify_errno(code: i32) -> ErrorKind {
