@@ -40,8 +40,15 @@ fn main() -> ExitCode {
         eprintln!("no-openat2: cannot remove openat2: {e}");
         return ExitCode::from(2);
     }
-    let error = exec(std::process::Command::new(&program).args(args).env(MARKER, "1"));
-    eprintln!("no-openat2: cannot run {}: {error}", program.to_string_lossy());
+    let error = exec(
+        std::process::Command::new(&program)
+            .args(args)
+            .env(MARKER, "1"),
+    );
+    eprintln!(
+        "no-openat2: cannot run {}: {error}",
+        program.to_string_lossy()
+    );
     ExitCode::from(127)
 }
 
@@ -56,7 +63,10 @@ fn exec(_command: &mut std::process::Command) -> std::io::Error {
     std::io::Error::from(std::io::ErrorKind::Unsupported)
 }
 
-#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 mod filter {
     use std::collections::BTreeMap;
 
@@ -75,9 +85,11 @@ mod filter {
     const ARCH: TargetArch = TargetArch::aarch64;
 
     /// Sets `PR_SET_NO_NEW_PRIVS` and installs the filter on this thread
-    /// (the launcher has no other), which `exec` passes on. A process of
-    /// another architecture (x32, 32-bit compat) is killed by the filter's
-    /// architecture check rather than let through unfiltered.
+    /// (the launcher has no other), which `exec` passes on. A system call
+    /// of another architecture (32-bit compat) kills the process (the
+    /// filter's architecture check) rather than pass unfiltered; x32 calls,
+    /// which share x86_64's architecture tag, are not filtered (nothing
+    /// this launcher runs uses them).
     pub(super) fn remove_openat2() -> Result<(), Box<dyn std::error::Error>> {
         let rules = BTreeMap::from([(SYS_OPENAT2, Vec::new())]);
         let filter = SeccompFilter::new(
@@ -92,7 +104,10 @@ mod filter {
     }
 }
 
-#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+#[cfg(not(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+)))]
 mod filter {
     /// Refuses: running the command with `openat2` present would pass off
     /// the `openat2` path as the portable one.
