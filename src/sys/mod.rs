@@ -4,11 +4,14 @@
 //! # Platform behavior
 //!
 //! - Linux: `openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)` directly, one
-//!   syscall per open; kernels without `openat2` (before 5.6, or a seccomp
-//!   filter answering `ENOSYS`) fall back to cap-std's component-by-component
-//!   resolution. Descriptor paths come from `/proc/self/fd`.
-//! - Other Unix: cap-std's resolution (it uses `openat2`-like checks where
-//!   the platform has them, and its manual walk elsewhere).
+//!   syscall per open (`RESOLVE_NO_SYMLINKS`, `RESOLVE_NO_XDEV` under the
+//!   hardening). Kernels without `openat2` (before 5.6, or a seccomp
+//!   filter answering `ENOSYS`) fall back at run time, for the rest of the
+//!   process, to the library's own resolution ([`resolver`]), which gives
+//!   the same answers and reasons, the hardening included. Descriptor
+//!   paths come from `/proc/self/fd`.
+//! - Other Unix: the library's own resolution ([`resolver`]; see its
+//!   platform notes for what differs without `O_PATH` and mount ids).
 //! - Windows: the crate compiles, but roots are rejected (`io`): the
 //!   semantics have not been written or tested for Windows paths.
 

@@ -15,6 +15,7 @@ use std::os::fd::AsFd;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Mount {
     /// A mount id (`statx`).
+    #[cfg(target_os = "linux")]
     Id(u64),
     /// A device number (`st_dev`), where mount ids are not available.
     Device(u64),
