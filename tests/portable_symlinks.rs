@@ -251,3 +251,28 @@ fn paths_without_links_still_work() {
         ("read", READ, "root/missing", "not_found", "not_found"),
     ]);
 }
+
+#[test]
+fn forty_links_are_followed_and_the_forty_first_is_a_loop() {
+    let fx = Fixture::new();
+    // `c0 -> c1 -> … -> cN -> x.txt`: opening `c0` follows N + 1 links.
+    let chain = |prefix: &str, links: usize| {
+        for i in 0..links {
+            let target = if i + 1 == links {
+                "x.txt".to_owned()
+            } else {
+                format!("{prefix}{}", i + 1)
+            };
+            symlink(target, fx.tree.p(&format!("root/{prefix}{i}"))).expect("symlink");
+        }
+        fx.tree.p(&format!("root/{prefix}0"))
+    };
+    let forty = chain("a", 40);
+    let forty_one = chain("b", 41);
+    assert_eq!(reason(&READ(&fx.default, &forty)), "ok");
+    assert_eq!(reason(&READ(&fx.default, &forty_one)), "symlink_loop");
+    assert_eq!(reason(&READ(&fx.strict, &forty)), "symlink_loop");
+    // A link in the middle counts the same.
+    let middle = format!("{}/../x.txt", fx.tree.p("root/to_sub"));
+    assert_eq!(reason(&READ(&fx.default, &middle)), "ok");
+}
