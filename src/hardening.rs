@@ -73,11 +73,6 @@ impl Hardening {
     pub(crate) fn at_least(self, floor: Self) -> bool {
         self.stricter(floor) == self
     }
-
-    /// Whether resolution needs flags that only `openat2` offers.
-    pub(crate) fn needs_openat2(&self) -> bool {
-        self.symlinks == Symlinks::Refuse || self.mount_points == MountPoints::Refuse
-    }
 }
 
 #[cfg(test)]

@@ -34,8 +34,9 @@
 //!
 //! # Platform behavior
 //!
-//! Linux is the primary platform (`openat2`, `/proc/self/fd`); other Unix
-//! systems use cap-std's resolution; Windows compiles but rejects every root.
+//! Linux is the primary platform (`openat2`, `/proc/self/fd`); older kernels
+//! and other Unix systems use the library's own component-by-component
+//! resolution, with the same answers; Windows compiles but rejects every root.
 
 mod atomic;
 mod builder;

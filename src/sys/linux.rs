@@ -5,26 +5,35 @@ use std::io;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use cap_std::fs::Dir;
 use rustix::fs::{AtFlags, Mode, OFlags, ResolveFlags, StatxFlags, makedev, openat2, statx};
 use rustix::io::Errno;
 
-use super::{Access, How, Identity, portable};
+use super::{How, Identity, portable};
 use crate::hardening::{MountPoints, Symlinks};
-use crate::options::Create;
 
 /// How many times to retry `openat2` when it reports `EAGAIN` (a concurrent
 /// rename somewhere on the system) before giving up with an error.
 const EAGAIN_RETRIES: usize = 32;
 
+/// Set once `openat2` has answered `ENOSYS`: from then on every open takes
+/// the portable resolution without asking the kernel again (a system call
+/// that was missing does not appear later in the same process).
+static OPENAT2_MISSING: AtomicBool = AtomicBool::new(false);
+
 /// Opens `rel` beneath `dir`; the result never lies outside `dir`.
 ///
 /// Data opens carry `O_NONBLOCK` so that a FIFO never blocks before the
 /// caller can refuse it; Linux ignores the flag for regular files, so it is
-/// left set rather than cleared with an extra syscall.
+/// left set rather than cleared with an extra syscall. Without `openat2`
+/// (`ENOSYS`: before Linux 5.6, or a seccomp filter) the open is the
+/// portable resolution's, with the same answers.
 pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> {
-    let oflags = oflags(how);
+    if OPENAT2_MISSING.load(Ordering::Relaxed) {
+        return portable::open_beneath(dir, rel, how);
+    }
     let mut resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
     if how.hardening.symlinks == Symlinks::Refuse {
         resolve |= ResolveFlags::NO_SYMLINKS;
@@ -32,16 +41,14 @@ pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> 
     if how.hardening.mount_points == MountPoints::Refuse {
         resolve |= ResolveFlags::NO_XDEV;
     }
-    // openat2 refuses a mode without O_CREAT (EINVAL).
-    let mode = match how.create {
-        Create::No => Mode::empty(),
-        Create::New | Create::OrOpen => Mode::from_raw_mode(0o666),
-    };
     for _ in 0..EAGAIN_RETRIES {
-        match openat2(dir.as_fd(), rel, oflags, mode, resolve) {
+        match openat2(dir.as_fd(), rel, how.oflags(), how.mode(), resolve) {
             Ok(fd) => return Ok(File::from(fd)),
             Err(Errno::AGAIN | Errno::INTR) => continue,
-            Err(Errno::NOSYS) => return portable::open_beneath(dir, rel, how),
+            Err(Errno::NOSYS) => {
+                OPENAT2_MISSING.store(true, Ordering::Relaxed);
+                return portable::open_beneath(dir, rel, how);
+            }
             Err(errno) => return Err(errno.into()),
         }
     }
@@ -49,35 +56,6 @@ pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> 
         io::ErrorKind::ResourceBusy,
         "openat2 kept reporting EAGAIN under concurrent renames",
     ))
-}
-
-fn oflags(how: &How) -> OFlags {
-    let data = OFlags::CLOEXEC | OFlags::NOCTTY | OFlags::NONBLOCK;
-    // openat2 refuses O_PATH with flags other than these (EINVAL).
-    let mut flags = match how.access {
-        Access::Read => data | OFlags::RDONLY,
-        Access::Write => data | OFlags::WRONLY,
-        Access::ReadWrite => data | OFlags::RDWR,
-        Access::Path => OFlags::CLOEXEC | OFlags::PATH,
-    };
-    if how.append {
-        flags |= OFlags::APPEND;
-    }
-    if how.truncate {
-        flags |= OFlags::TRUNC;
-    }
-    flags |= match how.create {
-        Create::No => OFlags::empty(),
-        Create::OrOpen => OFlags::CREATE,
-        Create::New => OFlags::CREATE | OFlags::EXCL,
-    };
-    if how.directory {
-        flags |= OFlags::DIRECTORY;
-    }
-    if how.nofollow || how.writes() || how.create != Create::No {
-        flags |= OFlags::NOFOLLOW;
-    }
-    flags
 }
 
 /// The path the kernel currently reports for an open descriptor.

@@ -4,11 +4,14 @@
 //! # Platform behavior
 //!
 //! - Linux: `openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)` directly, one
-//!   syscall per open; kernels without `openat2` (before 5.6, or a seccomp
-//!   filter answering `ENOSYS`) fall back to cap-std's component-by-component
-//!   resolution. Descriptor paths come from `/proc/self/fd`.
-//! - Other Unix: cap-std's resolution (it uses `openat2`-like checks where
-//!   the platform has them, and its manual walk elsewhere).
+//!   syscall per open (`RESOLVE_NO_SYMLINKS`, `RESOLVE_NO_XDEV` under the
+//!   hardening). Kernels without `openat2` (before 5.6, or a seccomp
+//!   filter answering `ENOSYS`) fall back at run time, for the rest of the
+//!   process, to the library's own resolution ([`resolver`]), which gives
+//!   the same answers and reasons, the hardening included. Descriptor
+//!   paths come from `/proc/self/fd`.
+//! - Other Unix: the library's own resolution ([`resolver`]; see its
+//!   platform notes for what differs without `O_PATH` and mount ids).
 //! - Windows: the crate compiles, but roots are rejected (`io`): the
 //!   semantics have not been written or tested for Windows paths.
 
@@ -19,6 +22,8 @@ mod linux;
 #[cfg(not(unix))]
 mod other;
 mod portable;
+#[cfg(unix)]
+mod resolver;
 #[cfg(unix)]
 mod unix;
 
@@ -85,6 +90,12 @@ impl How {
         matches!(self.access, Access::Write | Access::ReadWrite) || self.append
     }
 
+    /// Whether a symlink in the last component is followed: not for a
+    /// write, a create, or an explicit `nofollow`.
+    pub(crate) fn follows_last(&self) -> bool {
+        !(self.nofollow || self.writes() || self.create != Create::No)
+    }
+
     /// A location-only open (`O_PATH`), of a directory when `directory`.
     pub(crate) fn location(directory: bool, hardening: Hardening) -> Self {
         Self {
@@ -95,6 +106,64 @@ impl How {
         }
     }
 }
+
+#[cfg(unix)]
+impl How {
+    /// The `open` flags of the last component, as `openat2` takes them.
+    ///
+    /// Data opens carry `O_NONBLOCK`, so that a FIFO never blocks before
+    /// the caller can refuse it.
+    pub(crate) fn oflags(&self) -> rustix::fs::OFlags {
+        use rustix::fs::OFlags;
+        let data = OFlags::CLOEXEC | OFlags::NOCTTY | OFlags::NONBLOCK;
+        let mut flags = match self.access {
+            Access::Read => data | OFlags::RDONLY,
+            Access::Write => data | OFlags::WRONLY,
+            Access::ReadWrite => data | OFlags::RDWR,
+            Access::Path => LOCATION,
+        };
+        if self.append {
+            flags |= OFlags::APPEND;
+        }
+        if self.truncate {
+            flags |= OFlags::TRUNC;
+        }
+        flags |= match self.create {
+            Create::No => OFlags::empty(),
+            Create::OrOpen => OFlags::CREATE,
+            Create::New => OFlags::CREATE | OFlags::EXCL,
+        };
+        if self.directory {
+            flags |= OFlags::DIRECTORY;
+        }
+        if !self.follows_last() {
+            flags |= OFlags::NOFOLLOW;
+        }
+        flags
+    }
+
+    /// The mode of a created file (`openat2` refuses a mode without
+    /// `O_CREAT`: EINVAL).
+    pub(crate) fn mode(&self) -> rustix::fs::Mode {
+        match self.create {
+            Create::No => rustix::fs::Mode::empty(),
+            Create::New | Create::OrOpen => rustix::fs::Mode::from_raw_mode(0o666),
+        }
+    }
+}
+
+/// The flags of a location-only open: `O_PATH` (which `openat2` refuses
+/// with flags other than `O_CLOEXEC`, `O_DIRECTORY` and `O_NOFOLLOW`).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const LOCATION: rustix::fs::OFlags = rustix::fs::OFlags::CLOEXEC.union(rustix::fs::OFlags::PATH);
+
+/// The flags of a location-only open where there is no `O_PATH`: a
+/// read-only open that cannot block on a FIFO or take a terminal.
+#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
+const LOCATION: rustix::fs::OFlags = rustix::fs::OFlags::CLOEXEC
+    .union(rustix::fs::OFlags::NOCTTY)
+    .union(rustix::fs::OFlags::NONBLOCK)
+    .union(rustix::fs::OFlags::RDONLY);
 
 /// Maps an OS error code to a reason.
 pub(crate) fn classify_errno(code: i32) -> ErrorKind {

@@ -1,27 +1,41 @@
-//! cap-std's portable resolution: the fallback on Linux kernels without
-//! `openat2`, and the implementation on other platforms.
+//! The portable resolution: the fallback on Linux kernels without
+//! `openat2`, and the implementation on other platforms; and the queries
+//! that need no platform-specific call.
 
 use std::fs::File;
 use std::io;
 
-use cap_fs_ext::{
-    FollowSymlinks, OpenOptionsFollowExt, OpenOptionsMaybeDirExt, OpenOptionsSyncExt,
-};
-use cap_std::fs::{Dir, OpenOptions};
+use cap_std::fs::Dir;
 
-use super::{Access, How};
+use super::How;
 use crate::ErrorKind;
-use crate::options::Create;
 
-/// Opens `rel` beneath `dir` through cap-std.
-///
-/// The opt-in hardening of [`Hardening`](crate::hardening::Hardening) needs
-/// `openat2`; without it the open fails rather than run weaker.
+/// Opens `rel` beneath `dir` with the library's own resolution (see
+/// [`resolver`](super::resolver)): the same answers as `openat2`, the
+/// hardening included, and nothing blocks.
+#[cfg(unix)]
 pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> {
-    if how.hardening.needs_openat2() {
+    super::resolver::open_beneath(dir, rel, how)
+}
+
+/// Opens `rel` beneath `dir` through cap-std (roots are rejected on these
+/// platforms anyway). The opt-in hardening is refused rather than run
+/// weaker.
+#[cfg(not(unix))]
+pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> {
+    use cap_fs_ext::{FollowSymlinks, OpenOptionsFollowExt, OpenOptionsMaybeDirExt};
+    use cap_std::fs::OpenOptions;
+
+    use super::Access;
+    use crate::hardening::{MountPoints, Symlinks};
+    use crate::options::Create;
+
+    if how.hardening.symlinks == Symlinks::Refuse
+        || how.hardening.mount_points == MountPoints::Refuse
+    {
         return Err(io::Error::new(
             io::ErrorKind::Unsupported,
-            "refusing symlinks or mount crossings needs openat2 (Linux 5.6+)",
+            "refusing symlinks or mount crossings is implemented on Unix only",
         ));
     }
     let mut options = OpenOptions::new();
@@ -36,14 +50,11 @@ pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> 
         .create(how.create == Create::OrOpen)
         .create_new(how.create == Create::New)
         .maybe_dir(how.directory || how.access == Access::Path)
-        .nonblock(how.access != Access::Path)
-        .follow(
-            if how.nofollow || how.writes() || how.create != Create::No {
-                FollowSymlinks::No
-            } else {
-                FollowSymlinks::Yes
-            },
-        );
+        .follow(if how.follows_last() {
+            FollowSymlinks::Yes
+        } else {
+            FollowSymlinks::No
+        });
     let file = dir.open_with(rel, &options)?.into_std();
     if how.directory && !file.metadata()?.is_dir() {
         return Err(io::Error::from(io::ErrorKind::NotADirectory));
