@@ -409,8 +409,8 @@ impl fmt::Display for Escaped<'_> {
     }
 }
 
-/// Maps an OS error to a reason. An escape reported by cap-std's fallback is
-/// a `PermissionDenied` without an OS error code.
+/// Maps an OS error to a reason. An escape reported by cap-std (the
+/// resolution on Windows) is a `PermissionDenied` without an OS error code.
 pub(crate) fn classify(err: &io::Error) -> ErrorKind {
     match err.raw_os_error() {
         Some(code) => crate::sys::classify_errno(code),

@@ -1,6 +1,6 @@
 //! The reading operations beneath one root's directory handle. The root is
 //! already chosen ([`Selected`]); everything here is relative to its
-//! directory, so the kernel (or cap-std's fallback) guarantees the result
+//! directory, so the kernel (or the library's own resolver) guarantees the result
 //! lies beneath it.
 
 use std::fs::{File, Metadata};
