@@ -78,6 +78,9 @@ pub(crate) fn refuse_dir_demand(
     let location = How::location(true, Default::default());
     Err(match open_raw(sel, sel.rel(), location, op) {
         Ok(_) => Error::new(on_dir, op, sel.input).with_detail("is a directory"),
+        // A trailing `/` names a directory whatever is there; a path ending
+        // in `.` or `..` gets the kernel's answer for a missing component.
+        Err(e) if e.kind() == ErrorKind::NotFound && !sel.rel().ends_with('/') => e,
         Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
             Error::new(ErrorKind::NotADirectory, op, sel.input)
                 .with_detail("a path ending in '/' names a directory, not a file")

@@ -136,12 +136,19 @@ fn no_file_is_created_at_a_new_name_with_a_trailing_slash() {
         FileOp::CopyTo,
     ];
     for input in demanding(&fx, "new.txt") {
+        // A raw path ending in `/.` names the directory `new.txt`, which is
+        // missing: the kernel's `not_found`, as for `missing/..`. (In a URI
+        // the dot segment is removed as text and leaves a trailing `/`.)
+        let want = match input.starts_with('/') && input.ends_with("/.") {
+            true => ErrorKind::NotFound,
+            false => ErrorKind::NotADirectory,
+        };
         for op in creating {
-            refused(&set, &fx, op, &input, ErrorKind::NotADirectory);
+            refused(&set, &fx, op, &input, want);
         }
         // Such a path names no file, whether or not one is there.
         for op in [FileOp::RemoveFile, FileOp::Open, FileOp::CopyFrom] {
-            refused(&set, &fx, op, &input, ErrorKind::NotADirectory);
+            refused(&set, &fx, op, &input, want);
         }
         // A rename has nothing to move.
         refused(&set, &fx, FileOp::RenameFrom, &input, ErrorKind::NotFound);
