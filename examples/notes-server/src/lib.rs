@@ -13,13 +13,13 @@
 //!
 //! A note's title is its first `# ` heading, else its file name without
 //! `.md`. Every refusal of the library becomes a tool result through
-//! [`mcp_roots::mcp::tool_error`]; every file operation runs in
-//! [`SessionRoots::run`](mcp_roots::mcp::SessionRoots::run), which waits
+//! [`mcp_roots_rmcp::tool_error`]; every file operation runs in
+//! [`SessionRoots::run`](mcp_roots_rmcp::SessionRoots::run), which waits
 //! (bounded) for the client's first roots answer and works on the blocking
 //! pool.
 //!
 //! The wiring of the roots into an rmcp server is the two notification
-//! handlers (one [`SessionRoots`](mcp_roots::mcp::SessionRoots) per
+//! handlers (one [`SessionRoots`](mcp_roots_rmcp::SessionRoots) per
 //! session, created with the server):
 //!
 //! ```ignore

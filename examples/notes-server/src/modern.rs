@@ -3,7 +3,7 @@
 //! answers its first round with an input-required result asking for them
 //! ([`ask_roots`]); the client retries the same call with its `roots/list`
 //! answer in `inputResponses`, and the server builds a request-scoped set
-//! from it ([`SessionRoots::request_scoped`](mcp_roots::mcp::SessionRoots::request_scoped):
+//! from it ([`SessionRoots::request_scoped`](mcp_roots_rmcp::SessionRoots::request_scoped):
 //! the operator's ceiling and empty-list rule applied, never installed as
 //! the session's boundary). The file work then runs on the blocking pool
 //! against a [`Roots`] that lives for that one call.
@@ -19,10 +19,10 @@
 //! roots of the final round and must still bear the title, and a state that
 //! does not belong to the call is refused.
 
-use mcp_roots::mcp::{
+use mcp_roots::{Error, Roots, Snapshot};
+use mcp_roots_rmcp::{
     ElicitError, Form, Outcome, ROOTS_INPUT, ask_roots, form_outcome, form_request, tool_error,
 };
-use mcp_roots::{Error, Roots, Snapshot};
 use rmcp::RoleServer;
 use rmcp::model::{CallToolResponse, InputRequests, InputRequiredResult, InputResponses};
 use rmcp::service::RequestContext;
@@ -153,7 +153,7 @@ impl NotesServer {
     ///
     /// # Errors
     ///
-    /// As [`SessionRoots::run`](mcp_roots::mcp::SessionRoots::run), or what
+    /// As [`SessionRoots::run`](mcp_roots_rmcp::SessionRoots::run), or what
     /// `work` returns.
     pub(crate) async fn run_in<T, F>(&self, scope: &Scope, work: F) -> Result<T, Error>
     where

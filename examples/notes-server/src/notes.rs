@@ -1,6 +1,6 @@
 //! Notes on disk: Markdown files anywhere under the session's roots. Every
 //! function here is blocking and takes a [`Snapshot`]: the tools call them
-//! inside [`SessionRoots::run`](mcp_roots::mcp::SessionRoots::run), so no
+//! inside [`SessionRoots::run`](mcp_roots_rmcp::SessionRoots::run), so no
 //! `std::fs` call ever sees a path that came from the client.
 
 use std::collections::HashSet;

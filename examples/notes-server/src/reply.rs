@@ -1,9 +1,9 @@
 //! Tool results: successes with structured content, and the failures that
 //! are not the library's refusals (those go through
-//! [`mcp_roots::mcp::tool_error`]).
+//! [`mcp_roots_rmcp::tool_error`]).
 
 use mcp_roots::Error;
-use mcp_roots::mcp::{Outcome, tool_error};
+use mcp_roots_rmcp::{Outcome, tool_error};
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Value, json};
 

@@ -19,7 +19,7 @@
 
 use std::time::Duration;
 
-use mcp_roots::mcp::{Elicitor, Outcome};
+use mcp_roots_rmcp::{Elicitor, Outcome};
 use rmcp::model::CallToolResult;
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, tool, tool_router};

@@ -1,6 +1,6 @@
 //! The five note tools. Each finds its [`Scope`] first: the session's roots
 //! on revisions with `initialize` (its file work then runs in
-//! [`SessionRoots::run`](mcp_roots::mcp::SessionRoots::run): waiting,
+//! [`SessionRoots::run`](mcp_roots_rmcp::SessionRoots::run): waiting,
 //! bounded, for the client's first roots answer, on the blocking pool), or
 //! the roots that came with the request on 2026-07-28 (see
 //! [`modern`](crate::modern)). Every refusal becomes a tool result the
@@ -8,8 +8,8 @@
 
 use std::time::Duration;
 
-use mcp_roots::mcp::{Elicitor, Outcome, tool_error};
 use mcp_roots::{Error, ErrorKind, Snapshot, TrackedFile};
+use mcp_roots_rmcp::{Elicitor, Outcome, tool_error};
 use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResponse, CallToolResult};

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use mcp_roots::mcp::ELICITATION_COMPLETE;
+use mcp_roots_rmcp::ELICITATION_COMPLETE;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, CustomNotification, ElicitRequestParams, ElicitResult,
     ElicitationAction, ElicitationCapability, FormElicitationCapability, Implementation,

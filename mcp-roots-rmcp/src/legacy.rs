@@ -49,10 +49,10 @@ fn client_roots(answer: rmcp::model::ListRootsResult) -> Vec<ClientRoot> {
 
 /// The client's roots as a root list (names kept), not yet opened: the
 /// session's policy judges and opens them.
-pub(crate) fn root_list(roots: Vec<ClientRoot>) -> crate::RootSetBuilder {
+pub(crate) fn root_list(roots: Vec<ClientRoot>) -> mcp_roots::RootSetBuilder {
     roots
         .into_iter()
-        .fold(crate::RootSet::builder(), |b, root| match root.name {
+        .fold(mcp_roots::RootSet::builder(), |b, root| match root.name {
             Some(name) => b.named_root(name, root.uri),
             None => b.root(root.uri),
         })

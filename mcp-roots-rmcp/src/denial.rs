@@ -1,10 +1,9 @@
 //! Our [`Error`] as an MCP tool result: `isError: true`, a sentence a model
 //! can act on, and the stable reason in structured content.
 
+use mcp_roots::{Error, ErrorKind};
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::json;
-
-use crate::{Error, ErrorKind};
 
 /// The tool result for a refusal: `isError: true`, a sentence that tells the
 /// model what to do next, and `{"reason", "input", "operation"}` as
@@ -14,7 +13,7 @@ use crate::{Error, ErrorKind};
 /// # fn main() {
 /// let set = mcp_roots::RootSet::from_uris(["/nonexistent"]);
 /// let err = set.open("/etc/passwd").unwrap_err();
-/// let result = mcp_roots::mcp::tool_error(&err);
+/// let result = mcp_roots_rmcp::tool_error(&err);
 /// assert_eq!(result.is_error, Some(true));
 /// assert_eq!(result.structured_content.unwrap()["reason"], "no_roots");
 /// # }
@@ -68,6 +67,9 @@ fn sentence(err: &Error) -> String {
         }
         ErrorKind::PermissionDenied => "cannot be accessed: the operating system refused.",
         ErrorKind::Io => "could not be accessed because of an I/O error.",
+        // `ErrorKind` is non-exhaustive: a kind newer than this crate still
+        // gets a sentence, and its reason stays exact.
+        _ => "was refused.",
     };
     let subject = if input.is_empty() {
         "The request".to_owned()
@@ -81,7 +83,7 @@ fn sentence(err: &Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Operation;
+    use mcp_roots::Operation;
 
     #[test]
     fn every_reason_has_a_sentence_and_structured_content() {

@@ -4,11 +4,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use mcp_roots::{Error, ErrorKind, Operation, Roots, RootsBuilder, Snapshot};
 use rmcp::{Peer, RoleServer};
 use tokio::sync::{Mutex, watch};
 
-use super::legacy::{self, ClientRoot};
-use crate::{Error, ErrorKind, Operation, Roots, RootsBuilder, Snapshot};
+use crate::legacy::{self, ClientRoot};
 
 /// How long a tool call waits for the client's first `roots/list` answer.
 pub const DEFAULT_FIRST_ANSWER_WAIT: Duration = Duration::from_secs(5);
@@ -21,7 +21,7 @@ pub const DEFAULT_LIST_TIMEOUT: Duration = Duration::from_secs(10);
 /// roots would authorise client B) and forward two notifications to it:
 ///
 /// ```no_run
-/// use mcp_roots::mcp::SessionRoots;
+/// use mcp_roots_rmcp::SessionRoots;
 /// use rmcp::{RoleServer, ServerHandler, service::NotificationContext};
 ///
 /// #[derive(Clone)]

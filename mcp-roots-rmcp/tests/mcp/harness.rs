@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use mcp_roots::Error;
-use mcp_roots::mcp::{ElicitError, Elicitor, Form, Outcome, SessionRoots, tool_error};
+use mcp_roots_rmcp::{ElicitError, Elicitor, Form, Outcome, SessionRoots, tool_error};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{

@@ -21,7 +21,7 @@ use rmcp::{Peer, RoleServer};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use super::validate::validate;
+use crate::validate::validate;
 
 /// A form: a message and a flat schema. rmcp's [`ElicitationSchema`] has
 /// only primitive properties (string, number, integer, boolean, enum), so a
@@ -319,7 +319,7 @@ impl Elicitor {
 
     /// Whether the client declared form elicitation, whatever the revision:
     /// on 2026-07-28, where forms travel as input requests
-    /// ([`form_request`](super::form_request)), this is the check to make.
+    /// ([`form_request`](crate::form_request)), this is the check to make.
     pub fn accepts_form_inputs(&self) -> bool {
         let declared = self
             .capabilities

@@ -7,13 +7,13 @@
 //! request-scoped [`RootSet`] with the server's policy applied (ceiling,
 //! empty-list rule), and are never installed as the session's boundary.
 
+use mcp_roots::{Error, ErrorKind, Operation, RootSet, Roots, Snapshot};
 use rmcp::model::{ElicitRequest, ElicitResult, InputRequest, InputRequests, InputRequiredResult};
 use serde_json::{Map, Value};
 
-use super::elicit::{ElicitError, Form, Outcome};
-use super::legacy;
-use super::session::SessionRoots;
-use crate::{Error, ErrorKind, Operation, RootSet, Roots, Snapshot};
+use crate::elicit::{ElicitError, Form, Outcome};
+use crate::legacy;
+use crate::session::SessionRoots;
 
 /// The `inputRequests` key under which [`ask_roots`] asks for the roots.
 pub const ROOTS_INPUT: &str = "roots";

@@ -1,9 +1,8 @@
-//! The `mcp` module against a real rmcp client, in process over a duplex
+//! The glue against a real rmcp client, in process over a duplex
 //! pipe: roots sync (first answer, gating, timeouts, policy, re-lists,
 //! coalescing and ordering, revocation), `tool_error`, and `Elicitor`; the
 //! protocol frontier (URL mode, `-32042`, 2026-07-28 input requests) in
 //! `mcp/frontier.rs`.
-#![cfg(feature = "rmcp")]
 
 #[path = "mcp/harness.rs"]
 mod harness;
@@ -15,8 +14,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use harness::{TestClient, call, connect, text_of, wait_generation};
-use mcp_roots::mcp::{ElicitError, Form, SessionRoots};
 use mcp_roots::{EmptyRoots, Error, ErrorKind, Roots, RootsBuilder};
+use mcp_roots_rmcp::{ElicitError, Form, SessionRoots};
 use rmcp::model::{CallToolResult, ElicitResult, ElicitationAction};
 use rmcp::serde_json::{Value, json};
 

@@ -1,14 +1,14 @@
-//! The protocol frontier of the `mcp` module over a real rmcp session: the
+//! The protocol frontier of the glue over a real rmcp session: the
 //! URL-mode guard (capability and revision), `ask_url` and its completion
 //! notification, the `-32042` error on the wire, and on 2026-07-28 roots
 //! and a form as input requests, `request_scoped` (policy applied, nothing
 //! installed) and `form_outcome`.
 
-use mcp_roots::mcp::{
+use mcp_roots::{Roots, RootsBuilder};
+use mcp_roots_rmcp::{
     ELICITATION_COMPLETE, Elicitor, Form, Outcome, ROOTS_INPUT, SessionRoots,
     URL_ELICITATION_REQUIRED, UrlElicitation, ask_roots, form_outcome, url_elicitation_required,
 };
-use mcp_roots::{Roots, RootsBuilder};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::InputResponses;
 use rmcp::model::{
