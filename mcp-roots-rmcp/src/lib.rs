@@ -78,9 +78,10 @@
 //!   N, confirm a destructive action).
 //! - URL-mode elicitation ([`Elicitor::ask_url`], [`url_elicitation_required`],
 //!   [`Elicitor::complete`]) with a version and capability guard.
-//! - The 2026-07-28 revision ([`ask_roots`], [`SessionRoots::request_scoped`],
-//!   [`form_request`], [`form_outcome`]): roots and questions travel in
-//!   input-required results; request roots never become the session's.
+//! - The 2026-07-28 revision ([`ask_roots`], [`SessionRoots::request_roots`]
+//!   and [`run_blocking`], [`form_request`], [`form_outcome`]): roots and
+//!   questions travel in input-required results; request roots never become
+//!   the session's.
 //!
 //! | revision | how roots arrive | elicitation |
 //! |---|---|---|
@@ -101,6 +102,8 @@
 //! None. The features of `mcp_roots` (such as `watch`) are chosen on the
 //! server's own `mcp-roots` dependency.
 
+mod answer;
+mod blocking;
 mod denial;
 mod elicit;
 mod input_required;
@@ -109,6 +112,7 @@ mod session;
 mod url;
 mod validate;
 
+pub use blocking::run_blocking;
 pub use denial::tool_error;
 pub use elicit::{ElicitError, Elicitor, Form, Outcome};
 pub use input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};

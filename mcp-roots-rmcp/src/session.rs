@@ -8,7 +8,9 @@ use mcp_roots::{Error, ErrorKind, Operation, Roots, RootsBuilder, Snapshot};
 use rmcp::{Peer, RoleServer};
 use tokio::sync::{Mutex, watch};
 
-use crate::legacy::{self, ClientRoot};
+use crate::answer::Answer;
+use crate::blocking::{blocking, run_blocking};
+use crate::legacy;
 
 /// How long a tool call waits for the client's first `roots/list` answer.
 pub const DEFAULT_FIRST_ANSWER_WAIT: Duration = Duration::from_secs(5);
@@ -145,17 +147,7 @@ impl SessionRoots {
         F: FnOnce(&Snapshot<'_>) -> Result<T, Error> + Send + 'static,
     {
         self.ready().await?;
-        let roots = self.inner.roots.clone();
-        match tokio::task::spawn_blocking(move || work(&roots.load())).await {
-            Ok(result) => result,
-            Err(join) if join.is_panic() => {
-                tracing::error!(error = %join, "file work panicked");
-                Err(Error::new(ErrorKind::Io, Operation::Use, "")
-                    .with_detail("the server's file work failed"))
-            }
-            Err(_) => Err(Error::new(ErrorKind::Io, Operation::Use, "")
-                .with_detail("the runtime is shutting down")),
-        }
+        run_blocking(&self.inner.roots, work).await
     }
 
     /// Waits (bounded) until the first answer, or the policy, is installed,
@@ -223,16 +215,8 @@ impl SessionRoots {
     /// Installs an answer (request number `request`), off the async threads.
     async fn install(&self, request: u64, answer: Answer) {
         let roots = self.inner.roots.clone();
-        let uris: Vec<String> = match &answer {
-            Answer::Listed(listed) => listed.iter().map(|r| escaped(&r.uri)).collect(),
-            Answer::Undeclared => Vec::new(),
-        };
-        let installed = tokio::task::spawn_blocking(move || match answer {
-            Answer::Listed(listed) => roots.replace_list(legacy::root_list(listed)),
-            Answer::Undeclared => roots.replace_undeclared(),
-        })
-        .await;
-        match installed {
+        let uris = answer.uris_for_log();
+        match blocking(move || answer.install(&roots)).await {
             Ok(report) => {
                 tracing::info!(
                     request,
@@ -243,20 +227,7 @@ impl SessionRoots {
                 );
                 self.inner.ready.send_replace(Some(report.generation()));
             }
-            Err(join) => tracing::error!(request, error = %join, "installing roots failed"),
+            Err(err) => tracing::error!(request, error = %err, "installing roots failed"),
         }
     }
-}
-
-/// What a client said about its roots.
-enum Answer {
-    /// A `roots/list` answer (possibly empty: nothing is shared).
-    Listed(Vec<ClientRoot>),
-    /// The client does not declare the roots capability.
-    Undeclared,
-}
-
-/// A client-supplied string for a log line, with control characters escaped.
-fn escaped(untrusted: &str) -> String {
-    untrusted.escape_debug().to_string()
 }

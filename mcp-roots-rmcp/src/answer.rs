@@ -1,0 +1,83 @@
+//! What a client said about its roots, and the one conversion from that
+//! answer to the root list the session's policy judges: installed as the
+//! session's roots, or as a request-scoped set (2026-07-28).
+
+use mcp_roots::{Error, ErrorKind, Operation, RescanReport, RootSet, RootSetBuilder, Roots};
+use serde_json::Value;
+
+use crate::input_required::ROOTS_INPUT;
+use crate::legacy::{self, ClientRoot};
+
+/// A client's answer about its roots.
+#[derive(Debug)]
+pub(crate) enum Answer {
+    /// A `roots/list` answer (possibly empty: nothing is shared).
+    Listed(Vec<ClientRoot>),
+    /// The client does not declare the roots capability.
+    Undeclared,
+}
+
+impl Answer {
+    /// The answer carried in `inputResponses[ROOTS_INPUT]` of a 2026-07-28
+    /// request; `None` for a client that declared no roots.
+    ///
+    /// # Errors
+    ///
+    /// `invalid_uri` when the response is not a `roots/list` answer.
+    pub(crate) fn in_response(response: Option<&Value>) -> Result<Self, Error> {
+        let Some(response) = response else {
+            return Ok(Self::Undeclared);
+        };
+        let roots = legacy::roots_from_response(response).map_err(|_| {
+            Error::new(ErrorKind::InvalidUri, Operation::Parse, ROOTS_INPUT)
+                .with_detail("the roots input response is not a roots/list answer")
+        })?;
+        Ok(Self::Listed(roots))
+    }
+
+    /// The listed URIs for a log line, control characters escaped.
+    pub(crate) fn uris_for_log(&self) -> Vec<String> {
+        match self {
+            Self::Listed(listed) => listed.iter().map(|r| escaped(&r.uri)).collect(),
+            Self::Undeclared => Vec::new(),
+        }
+    }
+
+    /// Installs the answer as the session's roots (opens every root:
+    /// blocking).
+    pub(crate) fn install(self, roots: &Roots) -> RescanReport {
+        match self.into_list() {
+            Some(list) => roots.replace_list(list),
+            None => roots.replace_undeclared(),
+        }
+    }
+
+    /// The answer as a request-scoped set, nothing installed (opens every
+    /// root: blocking).
+    pub(crate) fn scoped(self, roots: &Roots) -> RootSet {
+        match self.into_list() {
+            Some(list) => roots.scoped_list(list),
+            None => roots.scoped_undeclared(),
+        }
+    }
+
+    /// The client's roots as a root list (names kept), not yet opened;
+    /// `None` for a client without roots (the policy alone serves it).
+    fn into_list(self) -> Option<RootSetBuilder> {
+        let Self::Listed(listed) = self else {
+            return None;
+        };
+        let list = listed
+            .into_iter()
+            .fold(RootSet::builder(), |b, root| match root.name {
+                Some(name) => b.named_root(name, root.uri),
+                None => b.root(root.uri),
+            });
+        Some(list)
+    }
+}
+
+/// A client-supplied string for a log line, with control characters escaped.
+fn escaped(untrusted: &str) -> String {
+    untrusted.escape_debug().to_string()
+}
