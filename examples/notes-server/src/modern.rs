@@ -21,7 +21,8 @@
 
 use mcp_roots::{Error, Roots, Snapshot};
 use mcp_roots_rmcp::{
-    ElicitError, Form, Outcome, ROOTS_INPUT, ask_roots, form_outcome, form_request, tool_error,
+    ElicitError, Form, Outcome, ROOTS_INPUT, ask_roots, form_outcome, form_request, run_blocking,
+    tool_error,
 };
 use rmcp::RoleServer;
 use rmcp::model::{CallToolResponse, InputRequests, InputRequiredResult, InputResponses};
@@ -131,21 +132,10 @@ impl NotesServer {
                 return Err(reply::problem(&Problem::new("no_roots", message)).into());
             }
         };
-        let session = self.roots.clone();
-        let built = tokio::task::spawn_blocking(move || {
-            let set = match &answer {
-                Some(answer) => session.request_scoped(answer)?,
-                // A client without the roots capability: the policy alone.
-                None => session.request_scoped_undeclared(),
-            };
-            let request = Roots::default(); // no policy of its own: the set has the session's
-            request.replace(set);
-            Ok::<_, Error>(request)
-        });
-        match built.await {
-            Ok(Ok(request)) => Ok(Scope::Request(request)),
-            Ok(Err(err)) => Err(tool_error(&err).into()),
-            Err(join) => std::panic::resume_unwind(join.into_panic()),
+        // A client without the roots capability (`None`): the policy alone.
+        match self.roots.request_roots(answer.as_ref()).await {
+            Ok(request) => Ok(Scope::Request(request)),
+            Err(err) => Err(tool_error(&err).into()),
         }
     }
 
@@ -162,15 +152,7 @@ impl NotesServer {
     {
         match scope {
             Scope::Session => self.roots.run(work).await,
-            Scope::Request(roots) => {
-                let roots = roots.clone();
-                match tokio::task::spawn_blocking(move || work(&roots.load())).await {
-                    Ok(result) => result,
-                    Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
-                    // Only when the runtime shuts down: no one waits for the answer.
-                    Err(join) => panic!("blocking note work did not run: {join}"),
-                }
-            }
+            Scope::Request(roots) => run_blocking(roots, work).await,
         }
     }
 
@@ -207,19 +189,15 @@ impl NotesServer {
                     Ok(form) => form,
                     Err(err) => return err.to_tool_result().into(),
                 };
-                match answer(&form, &inputs, CHOICE_INPUT) {
-                    Ok(Outcome::Accepted(content)) => {
-                        let chosen = content[CHOICE_INPUT].as_str();
-                        let chosen = chosen.and_then(|i| i.parse::<usize>().ok());
-                        match chosen.and_then(|i| candidates.get(i)) {
-                            Some(note) if change.confirms() => {
-                                ask_confirm(change, &title, note.clone(), cx)
-                            }
-                            Some(note) => {
-                                self.apply_named(change, &title, note.clone(), &scope).await
-                            }
-                            None => invalid("no valid choice"),
-                        }
+                let chosen = answer(&form, &inputs, CHOICE_INPUT)
+                    .and_then(|outcome| outcome.into_choice(candidates.len()));
+                match chosen {
+                    Ok(Outcome::Accepted(i)) if change.confirms() => {
+                        ask_confirm(change, &title, candidates[i].clone(), cx)
+                    }
+                    Ok(Outcome::Accepted(i)) => {
+                        self.apply_named(change, &title, candidates[i].clone(), &scope)
+                            .await
                     }
                     Ok(other) => reply::nothing_done(&other, change.done()).into(),
                     Err(err) => err.to_tool_result().into(),
@@ -228,15 +206,12 @@ impl NotesServer {
             Some(Step::Confirm { note }) => {
                 let message = confirm_message(change, &note.title, &note.root, &note.path);
                 let form = Form::confirm(message, change.action());
-                match answer(&form, &inputs, CONFIRM_INPUT) {
-                    Ok(Outcome::Accepted(content))
-                        if content[CONFIRM_INPUT] == Value::Bool(true) =>
-                    {
+                // An accepted "no" counts as declined, as on the other revisions.
+                let confirmed =
+                    answer(&form, &inputs, CONFIRM_INPUT).map(Outcome::into_confirmation);
+                match confirmed {
+                    Ok(Outcome::Accepted(())) => {
                         self.apply_named(change, &title, note, &scope).await
-                    }
-                    // An accepted "no" counts as declined, as on the other revisions.
-                    Ok(Outcome::Accepted(_)) => {
-                        reply::nothing_done(&Outcome::<()>::Declined, change.done()).into()
                     }
                     Ok(other) => reply::nothing_done(&other, change.done()).into(),
                     Err(err) => err.to_tool_result().into(),
@@ -367,12 +342,6 @@ fn answer(
         .get(key)
         .ok_or_else(|| ElicitError::InvalidAnswer(format!("no answer under {key:?}")))?;
     form_outcome(form, response)
-}
-
-fn invalid(why: &str) -> CallToolResponse {
-    ElicitError::InvalidAnswer(why.to_owned())
-        .to_tool_result()
-        .into()
 }
 
 fn encode(state: &Pending) -> String {
