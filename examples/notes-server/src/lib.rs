@@ -40,12 +40,14 @@
 //! request-scoped; see [`modern`]).
 //!
 //! The binary `notes-server` serves one session over stdio; `demo` (also
-//! `notes-server demo`) plays the scripted scenes of [`demo`].
+//! `notes-server demo`) plays the scripted scenes of [`demo`] with the
+//! scripted client of [`mcp_script`], against a server in process or this
+//! binary ([`Launch`]).
 
 mod change;
-pub mod client;
 pub mod demo;
 pub mod held;
+mod launch;
 pub mod modern;
 pub mod notes;
 pub mod page;
@@ -56,6 +58,7 @@ mod setup;
 mod tools;
 
 pub use held::MAX_HELD;
+pub use launch::{Connection, Launch};
 pub use server::{INSTRUCTIONS, NotesServer};
 pub use setup::{SETUP_MESSAGE, SETUP_WAIT};
 pub use tools::{ANSWER_WAIT, HandleArgs, OpenArgs, ReadArgs, TitleArgs, WriteArgs};

@@ -22,8 +22,8 @@ use std::time::Duration;
 
 use mcp_roots::{EmptyRoots, Roots};
 use mcp_roots_rmcp::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
+use notes_server::Launch;
 use notes_server::NotesServer;
-use notes_server::client::Launch;
 use rmcp::ServiceExt;
 
 const USAGE: &str = "usage: notes-server [--ceiling DIR]... [--ceiling-without-roots] \

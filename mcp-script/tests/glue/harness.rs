@@ -1,4 +1,4 @@
-//! An in-process rmcp session for `tests/mcp.rs`: a scripted client (roots
+//! An in-process rmcp session for `tests/glue.rs`: a scripted client (roots
 //! it can change and delay, scripted form answers, counters) and a test
 //! server whose tools exercise `SessionRoots`, `tool_error` and `Elicitor`.
 

@@ -2,12 +2,12 @@
 //! pipe: roots sync (first answer, gating, timeouts, policy, re-lists,
 //! coalescing and ordering, revocation), `tool_error`, and `Elicitor`; the
 //! protocol frontier (URL mode, `-32042`, 2026-07-28 input requests) in
-//! `mcp/frontier.rs`.
+//! `glue/frontier.rs`.
 
-#[path = "mcp/harness.rs"]
+#[path = "glue/harness.rs"]
 mod harness;
 
-#[path = "mcp/frontier.rs"]
+#[path = "glue/frontier.rs"]
 mod frontier;
 
 use std::path::Path;
