@@ -1,148 +1,19 @@
-//! An in-process rmcp session for `tests/glue.rs`: a scripted client (roots
-//! it can change and delay, scripted form answers, counters) and a test
-//! server whose tools exercise `SessionRoots`, `tool_error` and `Elicitor`.
+//! The in-process sessions of `tests/glue.rs`: the scripted client
+//! (`mcp_script`) against a test server whose tools exercise `SessionRoots`,
+//! `tool_error` and `Elicitor`.
 
-use std::collections::VecDeque;
 use std::io::Read;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use mcp_roots::Error;
 use mcp_roots_rmcp::{ElicitError, Elicitor, Form, Outcome, SessionRoots, tool_error};
+use mcp_script::{Client, ScriptedClient, text_of};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, CustomNotification,
-    ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability, ElicitationSchema,
-    FormElicitationCapability, Implementation, ProtocolVersion, RootsCapabilities,
-    ServerCapabilities, ServerConfig, UrlElicitationCapability,
-};
+use rmcp::model::{CallToolResult, ElicitationSchema, ServerCapabilities, ServerConfig};
 use rmcp::serde_json::{Value, json};
-use rmcp::service::{NotificationContext, RequestContext, RunningService};
-use rmcp::{
-    ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt, tool,
-    tool_handler, tool_router,
-};
-
-/// What the scripted client does; shared with the test.
-#[derive(Debug, Default)]
-pub(crate) struct Script {
-    roots: Mutex<Vec<String>>,
-    delays: Mutex<VecDeque<Duration>>,
-    answers: Mutex<VecDeque<ElicitResult>>,
-    pub(crate) roots_requests: AtomicUsize,
-    pub(crate) forms: AtomicUsize,
-    /// Every elicitation request as sent (form and URL).
-    pub(crate) asked: Mutex<Vec<ElicitRequestParams>>,
-    /// Custom notifications received: (method, params).
-    pub(crate) notifications: Mutex<Vec<(String, Value)>>,
-}
-
-impl Script {
-    pub(crate) fn set_roots(&self, uris: &[&str]) {
-        *self.roots.lock().unwrap() = uris.iter().map(|u| u.to_string()).collect();
-    }
-
-    /// The next `roots/list` to arrive is answered after `delay` (with the
-    /// list as it was on arrival).
-    pub(crate) fn delay(&self, delay: Duration) {
-        self.delays.lock().unwrap().push_back(delay);
-    }
-
-    pub(crate) fn answer(&self, answer: ElicitResult) {
-        self.answers.lock().unwrap().push_back(answer);
-    }
-
-    pub(crate) fn requests(&self) -> usize {
-        self.roots_requests.load(Ordering::SeqCst)
-    }
-}
-
-#[derive(Clone)]
-pub(crate) struct TestClient {
-    pub(crate) script: Arc<Script>,
-    config: ClientConfig,
-}
-
-impl TestClient {
-    pub(crate) fn new(roots: bool, forms: bool) -> Self {
-        let mut caps = ClientCapabilities::default();
-        if roots {
-            let mut declared = RootsCapabilities::default();
-            declared.list_changed = Some(true);
-            caps.roots = Some(declared);
-        }
-        if forms {
-            let form = FormElicitationCapability::new();
-            caps.elicitation = Some(ElicitationCapability::new().with_form(form));
-        }
-        let config = ClientConfig::new(caps, Implementation::new("test-client", "0"))
-            .with_protocol_version(ProtocolVersion::V_2025_11_25);
-        Self {
-            script: Arc::default(),
-            config,
-        }
-    }
-
-    /// Also declares URL-mode elicitation.
-    pub(crate) fn with_url(mut self) -> Self {
-        let declared = self.config.capabilities.elicitation.take();
-        let url = UrlElicitationCapability::new();
-        self.config.capabilities.elicitation = Some(declared.unwrap_or_default().with_url(url));
-        self
-    }
-
-    /// Asks for `version` instead of 2025-11-25.
-    pub(crate) fn speaking(mut self, version: ProtocolVersion) -> Self {
-        self.config.protocol_version = version;
-        self
-    }
-}
-
-impl ClientHandler for TestClient {
-    fn get_info(&self) -> ClientConfig {
-        self.config.clone()
-    }
-
-    // The roots types are deprecated by rmcp (SEP-2577, 2026-07-28); this
-    // client speaks 2025-11-25, where they are the consent boundary.
-    #[allow(deprecated)]
-    async fn list_roots(
-        &self,
-        _cx: RequestContext<RoleClient>,
-    ) -> Result<rmcp::model::ListRootsResult, ErrorData> {
-        self.script.roots_requests.fetch_add(1, Ordering::SeqCst);
-        let uris = self.script.roots.lock().unwrap().clone();
-        let delay = self.script.delays.lock().unwrap().pop_front();
-        if let Some(delay) = delay {
-            tokio::time::sleep(delay).await;
-        }
-        let roots = uris.into_iter().map(rmcp::model::Root::new).collect();
-        Ok(rmcp::model::ListRootsResult::new(roots))
-    }
-
-    async fn create_elicitation(
-        &self,
-        request: ElicitRequestParams,
-        _cx: RequestContext<RoleClient>,
-    ) -> Result<ElicitResult, ErrorData> {
-        self.script.forms.fetch_add(1, Ordering::SeqCst);
-        self.script.asked.lock().unwrap().push(request);
-        let answer = self.script.answers.lock().unwrap().pop_front();
-        Ok(answer.unwrap_or_else(|| ElicitResult::new(ElicitationAction::Cancel)))
-    }
-
-    async fn on_custom_notification(
-        &self,
-        notification: CustomNotification,
-        _cx: NotificationContext<RoleClient>,
-    ) {
-        let params = notification.params.unwrap_or_default();
-        let received = (notification.method, params);
-        self.script.notifications.lock().unwrap().push(received);
-    }
-}
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
 
 #[derive(Debug, rmcp::serde::Deserialize, rmcp::schemars::JsonSchema)]
 #[serde(crate = "rmcp::serde")]
@@ -254,33 +125,24 @@ impl ServerHandler for TestServer {
     }
 }
 
-pub(crate) type Client = RunningService<RoleClient, TestClient>;
-
-/// Connects a server on `roots` and `client` over a duplex pipe; the
-/// server side runs until the client hangs up.
-pub(crate) async fn connect(roots: SessionRoots, client: TestClient) -> Client {
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    let server = TestServer::new(roots);
-    let (server, client) = tokio::join!(server.serve(server_io), client.serve(client_io));
-    let server = server.unwrap();
+/// Connects `server` and `client` over a duplex pipe on the 2025-11-25
+/// lifecycle (or what `client` speaks); the server side runs until the
+/// client hangs up.
+pub(crate) async fn serve<S: ServerHandler>(server: S, client: ScriptedClient) -> Client {
+    let (server, client) = mcp_script::connect(server, client).await.unwrap();
     tokio::spawn(async move { server.waiting().await });
-    client.unwrap()
+    client
 }
 
+/// Connects a test server on `roots` and `client`.
+pub(crate) async fn connect(roots: SessionRoots, client: ScriptedClient) -> Client {
+    serve(TestServer::new(roots), client).await
+}
+
+/// Calls `tool` with `args` (an object); transport failures panic.
 pub(crate) async fn call(client: &Client, tool: &'static str, args: Value) -> CallToolResult {
-    let Value::Object(args) = args else {
-        panic!("arguments must be an object")
-    };
-    let params = CallToolRequestParams::new(tool).with_arguments(args);
-    client.call_tool(params).await.unwrap()
-}
-
-pub(crate) fn text_of(result: &CallToolResult) -> String {
-    let texts = result.content.iter().filter_map(|c| c.as_text());
-    texts
-        .map(|t| t.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n")
+    assert!(args.is_object(), "arguments must be an object");
+    mcp_script::call(client, tool, args).await.unwrap()
 }
 
 /// Waits (bounded) until the roots' generation reaches `generation`.
