@@ -12,11 +12,14 @@
 //! | `notes_setup` | first-run setup: the template for new notes, on a local page ([`page`]) | always: URL-mode elicitation |
 //!
 //! A note's title is its first `# ` heading, else its file name without
-//! `.md`. Every refusal of the library becomes a tool result through
-//! [`mcp_roots_rmcp::tool_error`]; every file operation runs in
+//! `.md`. Every file operation runs in
 //! [`SessionRoots::run`](mcp_roots_rmcp::SessionRoots::run), which waits
 //! (bounded) for the client's first roots answer and works on the blocking
-//! pool.
+//! pool (on 2026-07-28: against the request's roots). A tool body returns
+//! `Result<_, Failure>` and leaves with `?`: a refusal of the library
+//! ([`mcp_roots_rmcp::tool_error`]), a [`Problem`](failure::Problem) of the
+//! note logic and a question that could not be asked become a tool result
+//! in one place ([`failure`]).
 //!
 //! The wiring of the roots into an rmcp server is the two notification
 //! handlers (one [`SessionRoots`](mcp_roots_rmcp::SessionRoots) per
@@ -46,6 +49,7 @@
 
 mod change;
 pub mod demo;
+pub mod failure;
 pub mod held;
 mod launch;
 pub mod modern;
