@@ -2,11 +2,9 @@
 //! answer to the root list the session's policy judges: installed as the
 //! session's roots, or as a request-scoped set (2026-07-28).
 
-use mcp_roots::{Error, ErrorKind, Operation, RescanReport, RootSet, RootSetBuilder, Roots};
-use serde_json::Value;
+use mcp_roots::{RescanReport, RootSet, RootSetBuilder, Roots};
 
-use crate::input_required::ROOTS_INPUT;
-use crate::legacy::{self, ClientRoot};
+use crate::legacy::ClientRoot;
 
 /// A client's answer about its roots.
 #[derive(Debug)]
@@ -18,23 +16,6 @@ pub(crate) enum Answer {
 }
 
 impl Answer {
-    /// The answer carried in `inputResponses[ROOTS_INPUT]` of a 2026-07-28
-    /// request; `None` for a client that declared no roots.
-    ///
-    /// # Errors
-    ///
-    /// `invalid_uri` when the response is not a `roots/list` answer.
-    pub(crate) fn in_response(response: Option<&Value>) -> Result<Self, Error> {
-        let Some(response) = response else {
-            return Ok(Self::Undeclared);
-        };
-        let roots = legacy::roots_from_response(response).map_err(|_| {
-            Error::new(ErrorKind::InvalidUri, Operation::Parse, ROOTS_INPUT)
-                .with_detail("the roots input response is not a roots/list answer")
-        })?;
-        Ok(Self::Listed(roots))
-    }
-
     /// The listed URIs for a log line, control characters escaped.
     pub(crate) fn uris_for_log(&self) -> Vec<String> {
         match self {

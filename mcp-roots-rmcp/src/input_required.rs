@@ -7,7 +7,7 @@
 //! request-scoped [`RootSet`] with the server's policy applied (ceiling,
 //! empty-list rule), and are never installed as the session's boundary.
 
-use mcp_roots::{Error, RootSet, Roots, Snapshot};
+use mcp_roots::{Error, ErrorKind, Operation, RootSet, Roots, Snapshot};
 use rmcp::model::{ElicitRequest, ElicitResult, InputRequest, InputRequests, InputRequiredResult};
 use serde_json::{Map, Value};
 
@@ -86,7 +86,7 @@ impl SessionRoots {
     /// panicked or the runtime is shutting down.
     pub async fn request_roots(&self, response: Option<&Value>) -> Result<Roots, Error> {
         let session = self.clone();
-        let answer = Answer::in_response(response)?;
+        let answer = answer_in(response)?;
         blocking(move || {
             // The set already carries the policy: install it as it is.
             let request = Roots::default();
@@ -107,7 +107,7 @@ impl SessionRoots {
     /// This opens every root directory: call it on the blocking pool (or
     /// use [`run_scoped`](Self::run_scoped)).
     pub fn request_scoped(&self, response: &Value) -> Result<RootSet, Error> {
-        Ok(Answer::in_response(Some(response))?.scoped(self.roots()))
+        Ok(answer_in(Some(response))?.scoped(self.roots()))
     }
 
     /// The request-scoped root set of a client that does not declare the
@@ -117,4 +117,21 @@ impl SessionRoots {
     pub fn request_scoped_undeclared(&self) -> RootSet {
         Answer::Undeclared.scoped(self.roots())
     }
+}
+
+/// The client's answer carried in `inputResponses[ROOTS_INPUT]`; `None` for
+/// a client that declared no roots.
+///
+/// # Errors
+///
+/// `invalid_uri` when the response is not a `roots/list` answer.
+fn answer_in(response: Option<&Value>) -> Result<Answer, Error> {
+    let Some(response) = response else {
+        return Ok(Answer::Undeclared);
+    };
+    let roots = legacy::roots_from_response(response).map_err(|_| {
+        Error::new(ErrorKind::InvalidUri, Operation::Parse, ROOTS_INPUT)
+            .with_detail("the roots input response is not a roots/list answer")
+    })?;
+    Ok(Answer::Listed(roots))
 }
