@@ -276,6 +276,19 @@ impl Error {
         &self.input
     }
 
+    /// The input as given, escaped for a log line or a message: control
+    /// characters (C0, DEL, C1), U+2028, U+2029 and bidirectional controls
+    /// are written as `\u{..}` escapes, so an input cannot forge a line.
+    ///
+    /// ```
+    /// use mcp_roots::{Error, ErrorKind, Operation};
+    /// let err = Error::new(ErrorKind::OutsideRoots, Operation::Open, "/x\nforged");
+    /// assert_eq!(err.escaped_input().to_string(), "/x\\nforged");
+    /// ```
+    pub fn escaped_input(&self) -> impl fmt::Display + '_ {
+        Escaped(&self.input)
+    }
+
     /// A short explanation beyond the reason, when there is one (for
     /// example "the client has not answered roots/list yet").
     pub fn detail(&self) -> Option<&'static str> {

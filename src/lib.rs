@@ -48,8 +48,6 @@ mod hardening;
 mod input;
 mod live;
 mod lookup;
-#[cfg(feature = "rmcp")]
-pub mod mcp;
 mod mutate;
 mod ops;
 mod options;

@@ -126,27 +126,3 @@ fn quotes_and_backslashes_cannot_fake_the_end_of_the_input() {
         "{message}"
     );
 }
-
-#[cfg(feature = "rmcp")]
-#[test]
-fn tool_error_sentences_escape_the_input() {
-    let set = RootSet::from_uris(["/nonexistent-root"]);
-    for (c, escaped) in FORGERS {
-        let input = forged("/elsewhere", c);
-        let err = set.open(&input).expect_err("no roots");
-        let result = mcp_roots::mcp::tool_error(&err);
-        let text: String = result
-            .content
-            .iter()
-            .filter_map(|block| block.as_text().map(|t| t.text.clone()))
-            .collect();
-        assert_eq!(raw_forger(&text), None, "{text:?}");
-        assert!(text.contains(&format!("x{escaped}INFO")), "{text:?}");
-        let structured = result.structured_content.expect("structured");
-        assert_eq!(
-            structured["input"],
-            input.as_str(),
-            "the JSON keeps the input"
-        );
-    }
-}

@@ -3,7 +3,7 @@
 //! that ask with `elicitation/create` and by 2026-07-28, which asks in
 //! input-required results.
 
-use crate::notes::Problem;
+use crate::failure::Problem;
 
 /// A change that needs the user's answer.
 #[derive(Clone, Copy, Debug)]

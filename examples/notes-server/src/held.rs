@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use mcp_roots::TrackedFile;
 
-use crate::notes::Problem;
+use crate::failure::Problem;
 
 /// How many notes one session may hold open (each is a descriptor).
 pub const MAX_HELD: usize = 32;

@@ -12,14 +12,17 @@
 //! | `notes_setup` | first-run setup: the template for new notes, on a local page ([`page`]) | always: URL-mode elicitation |
 //!
 //! A note's title is its first `# ` heading, else its file name without
-//! `.md`. Every refusal of the library becomes a tool result through
-//! [`mcp_roots::mcp::tool_error`]; every file operation runs in
-//! [`SessionRoots::run`](mcp_roots::mcp::SessionRoots::run), which waits
+//! `.md`. Every file operation runs in
+//! [`SessionRoots::run`](mcp_roots_rmcp::SessionRoots::run), which waits
 //! (bounded) for the client's first roots answer and works on the blocking
-//! pool.
+//! pool (on 2026-07-28: against the request's roots). A tool body returns
+//! `Result<_, Failure>` and leaves with `?`: a refusal of the library
+//! ([`mcp_roots_rmcp::tool_error`]), a [`Problem`](failure::Problem) of the
+//! note logic and a question that could not be asked become a tool result
+//! in one place ([`failure`]).
 //!
 //! The wiring of the roots into an rmcp server is the two notification
-//! handlers (one [`SessionRoots`](mcp_roots::mcp::SessionRoots) per
+//! handlers (one [`SessionRoots`](mcp_roots_rmcp::SessionRoots) per
 //! session, created with the server):
 //!
 //! ```ignore
@@ -40,12 +43,15 @@
 //! request-scoped; see [`modern`]).
 //!
 //! The binary `notes-server` serves one session over stdio; `demo` (also
-//! `notes-server demo`) plays the scripted scenes of [`demo`].
+//! `notes-server demo`) plays the scripted scenes of [`demo`] with the
+//! scripted client of [`mcp_script`], against a server in process or this
+//! binary ([`Launch`]).
 
 mod change;
-pub mod client;
 pub mod demo;
+pub mod failure;
 pub mod held;
+mod launch;
 pub mod modern;
 pub mod notes;
 pub mod page;
@@ -56,6 +62,7 @@ mod setup;
 mod tools;
 
 pub use held::MAX_HELD;
+pub use launch::{Connection, Launch};
 pub use server::{INSTRUCTIONS, NotesServer};
 pub use setup::{SETUP_MESSAGE, SETUP_WAIT};
 pub use tools::{ANSWER_WAIT, HandleArgs, OpenArgs, ReadArgs, TitleArgs, WriteArgs};

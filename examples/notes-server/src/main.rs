@@ -20,10 +20,10 @@ use std::process::ExitCode;
 
 use std::time::Duration;
 
-use mcp_roots::mcp::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
 use mcp_roots::{EmptyRoots, Roots};
+use mcp_roots_rmcp::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
+use notes_server::Launch;
 use notes_server::NotesServer;
-use notes_server::client::Launch;
 use rmcp::ServiceExt;
 
 const USAGE: &str = "usage: notes-server [--ceiling DIR]... [--ceiling-without-roots] \

@@ -3,7 +3,7 @@
 //! answers its first round with an input-required result asking for them
 //! ([`ask_roots`]); the client retries the same call with its `roots/list`
 //! answer in `inputResponses`, and the server builds a request-scoped set
-//! from it ([`SessionRoots::request_scoped`](mcp_roots::mcp::SessionRoots::request_scoped):
+//! from it ([`SessionRoots::request_scoped`](mcp_roots_rmcp::SessionRoots::request_scoped):
 //! the operator's ceiling and empty-list rule applied, never installed as
 //! the session's boundary). The file work then runs on the blocking pool
 //! against a [`Roots`] that lives for that one call.
@@ -19,10 +19,10 @@
 //! roots of the final round and must still bear the title, and a state that
 //! does not belong to the call is refused.
 
-use mcp_roots::mcp::{
-    ElicitError, Form, Outcome, ROOTS_INPUT, ask_roots, form_outcome, form_request, tool_error,
+use mcp_roots::{Roots, Snapshot};
+use mcp_roots_rmcp::{
+    ElicitError, Form, Outcome, ROOTS_INPUT, ask_roots, form_outcome, form_request, run_blocking,
 };
-use mcp_roots::{Error, Roots, Snapshot};
 use rmcp::RoleServer;
 use rmcp::model::{CallToolResponse, InputRequests, InputRequiredResult, InputResponses};
 use rmcp::service::RequestContext;
@@ -30,8 +30,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::change::{Change, choose_message, confirm_message, no_match};
-use crate::notes::{self, Note, Problem};
-use crate::reply;
+use crate::failure::{Failure, Problem};
+use crate::notes::{self, Note};
+use crate::reply::nothing_done;
 use crate::server::NotesServer;
 
 /// The input-request key of the "which note" form.
@@ -108,70 +109,51 @@ enum Step {
 
 impl NotesServer {
     /// Where this call's file work runs. On a 2026-07-28 session: the roots
-    /// in `inputs` as a request-scoped set; no answer yet → `Err` with the
-    /// input-required result asking for them; a client that declared no
-    /// roots gets the server's policy (the ceiling, or nothing), as on the
-    /// other revisions.
+    /// in `inputs` as a request-scoped set; no answer yet → `Ok(None)`, and
+    /// the tool answers with an input-required result asking for them
+    /// ([`ask_roots`]); a client that declared no roots gets the server's
+    /// policy (the ceiling, or nothing), as on the other revisions.
     pub(crate) async fn scope(
         &self,
         cx: &RequestContext<RoleServer>,
         inputs: Option<&InputResponses>,
-    ) -> Result<Scope, CallToolResponse> {
+    ) -> Result<Option<Scope>, Failure> {
         if !is_modern(cx) {
-            return Ok(Scope::Session);
+            return Ok(Some(Scope::Session));
         }
-        let declared = declares_roots(cx);
         let answer = match inputs.and_then(|i| i.get(ROOTS_INPUT)) {
-            Some(answer) => Some(answer.clone()),
-            None if !declared => None,
-            None if inputs.is_none() => return Err(ask_roots(None, None).into()),
+            Some(answer) => Some(answer),
+            // A client without the roots capability: the policy alone.
+            None if !declares_roots(cx) => None,
+            None if inputs.is_none() => return Ok(None),
             None => {
                 let message = "The retried request carried no roots answer, so no folder is \
                     shared with this call. Call the tool again.";
-                return Err(reply::problem(&Problem::new("no_roots", message)).into());
+                return Err(Problem::new("no_roots", message).into());
             }
         };
-        let session = self.roots.clone();
-        let built = tokio::task::spawn_blocking(move || {
-            let set = match &answer {
-                Some(answer) => session.request_scoped(answer)?,
-                // A client without the roots capability: the policy alone.
-                None => session.request_scoped_undeclared(),
-            };
-            let request = Roots::default(); // no policy of its own: the set has the session's
-            request.replace(set);
-            Ok::<_, Error>(request)
-        });
-        match built.await {
-            Ok(Ok(request)) => Ok(Scope::Request(request)),
-            Ok(Err(err)) => Err(tool_error(&err).into()),
-            Err(join) => std::panic::resume_unwind(join.into_panic()),
-        }
+        let request = self.roots.request_roots(answer).await?;
+        Ok(Some(Scope::Request(request)))
     }
 
     /// Runs blocking file work in `scope`, on the blocking pool.
     ///
     /// # Errors
     ///
-    /// As [`SessionRoots::run`](mcp_roots::mcp::SessionRoots::run), or what
+    /// As [`SessionRoots::run`](mcp_roots_rmcp::SessionRoots::run), or what
     /// `work` returns.
-    pub(crate) async fn run_in<T, F>(&self, scope: &Scope, work: F) -> Result<T, Error>
+    pub(crate) async fn run_in<T, F>(&self, scope: &Scope, work: F) -> Result<T, Failure>
     where
         T: Send + 'static,
-        F: FnOnce(&Snapshot<'_>) -> Result<T, Error> + Send + 'static,
+        F: FnOnce(&Snapshot<'_>) -> Result<T, Failure> + Send + 'static,
     {
-        match scope {
+        // The glue's work returns the library's `Error`: a `Failure` rides inside.
+        let work = move |snap: &Snapshot<'_>| Ok(work(snap));
+        let done = match scope {
             Scope::Session => self.roots.run(work).await,
-            Scope::Request(roots) => {
-                let roots = roots.clone();
-                match tokio::task::spawn_blocking(move || work(&roots.load())).await {
-                    Ok(result) => result,
-                    Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
-                    // Only when the runtime shuts down: no one waits for the answer.
-                    Err(join) => panic!("blocking note work did not run: {join}"),
-                }
-            }
-        }
+            Scope::Request(roots) => run_blocking(roots, work).await,
+        };
+        done?
     }
 
     /// `notes_delete` / `notes_archive` on a 2026-07-28 session: one step
@@ -183,10 +165,9 @@ impl NotesServer {
         cx: &RequestContext<RoleServer>,
         inputs: Option<InputResponses>,
         state: Option<String>,
-    ) -> CallToolResponse {
-        let scope = match self.scope(cx, inputs.as_ref()).await {
-            Ok(scope) => scope,
-            Err(response) => return response,
+    ) -> Result<CallToolResponse, Failure> {
+        let Some(scope) = self.scope(cx, inputs.as_ref()).await? else {
+            return Ok(ask_roots(None, None).into());
         };
         let step = match state.as_deref().map(serde_json::from_str::<Pending>) {
             None => None,
@@ -194,52 +175,32 @@ impl NotesServer {
             Some(_) => {
                 let message = "The requestState does not belong to this call; nothing was \
                     changed. Call the tool again without it.";
-                return reply::problem(&Problem::new("invalid_request_state", message)).into();
+                return Err(Problem::new("invalid_request_state", message).into());
             }
         };
         let inputs = inputs.unwrap_or_default();
         match step {
             None => self.find(change, &title, &scope, cx).await,
             Some(Step::Choose { candidates }) => {
-                let labels: Vec<String> = candidates.iter().map(Named::label).collect();
-                let message = choose_message(change, &title, labels.len());
-                let form = match Form::choose(message, &labels) {
-                    Ok(form) => form,
-                    Err(err) => return err.to_tool_result().into(),
-                };
-                match answer(&form, &inputs, CHOICE_INPUT) {
-                    Ok(Outcome::Accepted(content)) => {
-                        let chosen = content[CHOICE_INPUT].as_str();
-                        let chosen = chosen.and_then(|i| i.parse::<usize>().ok());
-                        match chosen.and_then(|i| candidates.get(i)) {
-                            Some(note) if change.confirms() => {
-                                ask_confirm(change, &title, note.clone(), cx)
-                            }
-                            Some(note) => {
-                                self.apply_named(change, &title, note.clone(), &scope).await
-                            }
-                            None => invalid("no valid choice"),
-                        }
+                let form = choose_form(change, &title, &candidates)?;
+                let answer = answer(&form, &inputs, CHOICE_INPUT)?;
+                match answer.into_choice(candidates.len())? {
+                    Outcome::Accepted(i) if change.confirms() => {
+                        ask_confirm(change, &title, candidates[i].clone(), cx)
                     }
-                    Ok(other) => reply::nothing_done(&other, change.done()).into(),
-                    Err(err) => err.to_tool_result().into(),
+                    Outcome::Accepted(i) => {
+                        self.apply_named(change, &title, candidates[i].clone(), &scope)
+                            .await
+                    }
+                    other => Ok(nothing_done(&other, change.done()).into()),
                 }
             }
             Some(Step::Confirm { note }) => {
-                let message = confirm_message(change, &note.title, &note.root, &note.path);
-                let form = Form::confirm(message, change.action());
-                match answer(&form, &inputs, CONFIRM_INPUT) {
-                    Ok(Outcome::Accepted(content))
-                        if content[CONFIRM_INPUT] == Value::Bool(true) =>
-                    {
-                        self.apply_named(change, &title, note, &scope).await
-                    }
-                    // An accepted "no" counts as declined, as on the other revisions.
-                    Ok(Outcome::Accepted(_)) => {
-                        reply::nothing_done(&Outcome::<()>::Declined, change.done()).into()
-                    }
-                    Ok(other) => reply::nothing_done(&other, change.done()).into(),
-                    Err(err) => err.to_tool_result().into(),
+                let form = confirm_form(change, &note);
+                // An accepted "no" counts as declined, as on the other revisions.
+                match answer(&form, &inputs, CONFIRM_INPUT)?.into_confirmation() {
+                    Outcome::Accepted(()) => self.apply_named(change, &title, note, &scope).await,
+                    other => Ok(nothing_done(&other, change.done()).into()),
                 }
             }
         }
@@ -254,35 +215,27 @@ impl NotesServer {
         title: &str,
         scope: &Scope,
         cx: &RequestContext<RoleServer>,
-    ) -> CallToolResponse {
+    ) -> Result<CallToolResponse, Failure> {
         let query = title.to_owned();
-        let found = self.run_in(scope, move |snap| Ok(notes::matching(snap, &query)));
-        let matches = match found.await {
-            Ok(Ok(matches)) => matches,
-            Ok(Err(p)) => return reply::problem(&p).into(),
-            Err(err) => return tool_error(&err).into(),
-        };
+        let matches = self
+            .run_in(scope, move |snap| Ok(notes::matching(snap, &query)?))
+            .await?;
         match matches.as_slice() {
-            [] => reply::problem(&no_match(title)).into(),
+            [] => Err(no_match(title).into()),
             [note] if change.confirms() => ask_confirm(change, title, Named::of(note), cx),
-            [note] => self.apply(change, note.clone(), scope).await.into(),
+            [note] => Ok(self.apply(change, note.clone(), scope).await?.into()),
             several => {
                 if !accepts_forms(cx) {
-                    return ElicitError::Unsupported.to_tool_result().into();
+                    return Err(ElicitError::Unsupported.into());
                 }
                 let candidates: Vec<Named> = several.iter().map(Named::of).collect();
-                let labels: Vec<String> = candidates.iter().map(Named::label).collect();
-                let message = choose_message(change, title, labels.len());
-                let form = match Form::choose(message, &labels) {
-                    Ok(form) => form,
-                    Err(err) => return err.to_tool_result().into(),
-                };
+                let form = choose_form(change, title, &candidates)?;
                 let state = Pending {
                     tool: change.tool().to_owned(),
                     title: title.to_owned(),
                     step: Step::Choose { candidates },
                 };
-                ask(cx, CHOICE_INPUT, &form, &state)
+                Ok(ask(cx, CHOICE_INPUT, &form, &state))
             }
         }
     }
@@ -295,29 +248,38 @@ impl NotesServer {
         title: &str,
         named: Named,
         scope: &Scope,
-    ) -> CallToolResponse {
+    ) -> Result<CallToolResponse, Failure> {
         let query = title.to_owned();
         let uri = named.uri.clone();
-        let found = self.run_in(scope, move |snap| {
-            Ok(notes::matching(snap, &query)
-                .map(|notes| notes.into_iter().find(|n| n.uri() == uri)))
-        });
-        let note = match found.await {
-            Ok(Ok(Some(note))) => note,
-            Ok(Ok(None)) => {
-                let message = format!(
-                    "{} is no longer a note titled {title:?} under the folders shared with this call; \
-                     nothing was {}.",
-                    named.uri,
-                    change.done()
-                );
-                return reply::problem(&Problem::new("note_changed", message)).into();
-            }
-            Ok(Err(p)) => return reply::problem(&p).into(),
-            Err(err) => return tool_error(&err).into(),
+        let found = self
+            .run_in(scope, move |snap| {
+                let notes = notes::matching(snap, &query)?;
+                Ok(notes.into_iter().find(|n| n.uri() == uri))
+            })
+            .await?;
+        let Some(note) = found else {
+            let message = format!(
+                "{} is no longer a note titled {title:?} under the folders shared with this call; \
+                 nothing was {}.",
+                named.uri,
+                change.done()
+            );
+            return Err(Problem::new("note_changed", message).into());
         };
-        self.apply(change, note, scope).await.into()
+        Ok(self.apply(change, note, scope).await?.into())
     }
+}
+
+/// The "which note" form for `candidates`.
+fn choose_form(change: Change, title: &str, candidates: &[Named]) -> Result<Form, ElicitError> {
+    let labels: Vec<String> = candidates.iter().map(Named::label).collect();
+    Form::choose(choose_message(change, title, labels.len()), &labels)
+}
+
+/// The confirmation form for `note`.
+fn confirm_form(change: Change, note: &Named) -> Form {
+    let message = confirm_message(change, &note.title, &note.root, &note.path);
+    Form::confirm(message, change.action())
 }
 
 /// The round that asks to confirm `note` (with the roots again).
@@ -326,18 +288,17 @@ fn ask_confirm(
     title: &str,
     note: Named,
     cx: &RequestContext<RoleServer>,
-) -> CallToolResponse {
+) -> Result<CallToolResponse, Failure> {
     if !accepts_forms(cx) {
-        return ElicitError::Unsupported.to_tool_result().into();
+        return Err(ElicitError::Unsupported.into());
     }
-    let message = confirm_message(change, &note.title, &note.root, &note.path);
-    let form = Form::confirm(message, change.action());
+    let form = confirm_form(change, &note);
     let state = Pending {
         tool: change.tool().to_owned(),
         title: title.to_owned(),
         step: Step::Confirm { note },
     };
-    ask(cx, CONFIRM_INPUT, &form, &state)
+    Ok(ask(cx, CONFIRM_INPUT, &form, &state))
 }
 
 /// The next round: `form` under `key`, with the roots again if the client
@@ -367,12 +328,6 @@ fn answer(
         .get(key)
         .ok_or_else(|| ElicitError::InvalidAnswer(format!("no answer under {key:?}")))?;
     form_outcome(form, response)
-}
-
-fn invalid(why: &str) -> CallToolResponse {
-    ElicitError::InvalidAnswer(why.to_owned())
-        .to_tool_result()
-        .into()
 }
 
 fn encode(state: &Pending) -> String {

@@ -1,7 +1,9 @@
 //! Notes on disk: Markdown files anywhere under the session's roots. Every
 //! function here is blocking and takes a [`Snapshot`]: the tools call them
-//! inside [`SessionRoots::run`](mcp_roots::mcp::SessionRoots::run), so no
-//! `std::fs` call ever sees a path that came from the client.
+//! inside [`SessionRoots::run`](mcp_roots_rmcp::SessionRoots::run) (or the
+//! request's roots on 2026-07-28), so no `std::fs` call ever sees a path
+//! that came from the client. They fail with the library's refusals and
+//! the note logic's [`Problem`]s, both as a [`Failure`].
 
 use std::collections::HashSet;
 use std::io::{Read, Seek};
@@ -11,6 +13,7 @@ use mcp_roots::{
 };
 use serde_json::{Value, json};
 
+use crate::failure::{Failure, Problem};
 use crate::prefs::Settings;
 
 /// How far `notes_list` looks: deep enough for year/month folders, bounded
@@ -56,25 +59,6 @@ impl Note {
     /// Its JSON form in structured content.
     pub fn to_json(&self) -> Value {
         json!({ "title": self.title, "uri": self.uri(), "root": self.root, "path": self.path.rel() })
-    }
-}
-
-/// A failure that is not a boundary decision of the library (those are
-/// [`Error`]s and become `tool_error` results).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    /// A stable reason for structured content.
-    pub reason: &'static str,
-    /// A sentence the model can act on.
-    pub message: String,
-}
-
-impl Problem {
-    pub(crate) fn new(reason: &'static str, message: impl Into<String>) -> Self {
-        Self {
-            reason,
-            message: message.into(),
-        }
     }
 }
 
@@ -176,8 +160,8 @@ pub fn read<T: Target + ?Sized>(
     snap: &Snapshot<'_>,
     target: &T,
     input: &str,
-) -> Result<Result<ReadNote, Problem>, Error> {
-    Ok(open(snap, target, input)?.map(|(_, read)| read))
+) -> Result<ReadNote, Failure> {
+    Ok(open(snap, target, input)?.1)
 }
 
 /// Opens the note at `target` as a tracked file and reads it; the file
@@ -190,11 +174,12 @@ pub fn open<T: Target + ?Sized>(
     snap: &Snapshot<'_>,
     target: &T,
     input: &str,
-) -> Result<Result<(TrackedFile, ReadNote), Problem>, Error> {
+) -> Result<(TrackedFile, ReadNote), Failure> {
     // Opened as the client named it (so refusals quote its input), then
     // located from the descriptor.
     let mut file = snap.open(target)?;
-    Ok(read_file(snap, &mut file, input)?.map(|read| (file, read)))
+    let read = read_file(snap, &mut file, input)?;
+    Ok((file, read))
 }
 
 /// Reads an open note from its start: where it is now (located from the
@@ -207,30 +192,29 @@ pub fn read_file(
     snap: &Snapshot<'_>,
     file: &mut TrackedFile,
     input: &str,
-) -> Result<Result<ReadNote, Problem>, Error> {
+) -> Result<ReadNote, Failure> {
     let path = file.path()?;
     if !path.rel().ends_with(".md") {
-        return Ok(Err(not_a_note(input)));
+        return Err(not_a_note(input).into());
     }
     if file.metadata()?.len() > MAX_NOTE_BYTES {
         let message =
             format!("{input:?} is larger than {MAX_NOTE_BYTES} bytes; it is not read whole");
-        return Ok(Err(Problem::new("too_large", message)));
+        return Err(Problem::new("too_large", message).into());
     }
     let mut text = String::new();
     let read = file.rewind().and_then(|()| file.read_to_string(&mut text));
     if let Err(err) = read {
         // A revoked handle fails with our own error inside the io::Error.
-        if Error::from_io(&err).is_some() {
-            let inner = err.into_inner().and_then(|e| e.downcast::<Error>().ok());
-            return Err(*inner.expect("checked by from_io"));
-        }
-        return Ok(Err(unreadable(input, &err.to_string())));
+        return Err(match Error::try_from_io(err) {
+            Ok(refused) => refused.into(),
+            Err(err) => unreadable(input, &err.to_string()).into(),
+        });
     }
     let title = title_from(&text).unwrap_or_else(|| stem(&path));
     let root = root_label(snap, &path);
     let note = Note { path, title, root };
-    Ok(Ok(ReadNote { note, text }))
+    Ok(ReadNote { note, text })
 }
 
 /// Writes the note `input` through [`write_atomic`](mcp_roots::RootSet::write_atomic):
@@ -251,15 +235,15 @@ pub fn write(
     input: &str,
     content: &str,
     settings: &Settings,
-) -> Result<Result<Written, Problem>, Error> {
+) -> Result<Written, Failure> {
     let path = snap.resolve(input)?;
     if !path.rel().ends_with(".md") {
-        return Ok(Err(not_a_note(input)));
+        return Err(not_a_note(input).into());
     }
     let created = match snap.metadata(&path) {
         Ok(_) => false,
         Err(err) if err.kind() == ErrorKind::NotFound => true,
-        Err(err) => return Err(err),
+        Err(err) => return Err(err.into()),
     };
     let text = if created {
         let name = path.rel().rsplit('/').next().unwrap_or_default();
@@ -269,7 +253,7 @@ pub fn write(
     };
     // The client's input, not `path`: refusals then quote what it sent.
     snap.write_atomic(input, text.as_bytes())?;
-    Ok(Ok(Written { path, created }))
+    Ok(Written { path, created })
 }
 
 /// What [`write()`] did.

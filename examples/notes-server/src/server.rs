@@ -8,7 +8,7 @@ use std::fmt;
 use std::time::Duration;
 
 use mcp_roots::RootsBuilder;
-use mcp_roots::mcp::SessionRoots;
+use mcp_roots_rmcp::SessionRoots;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{Implementation, ProtocolVersion, ServerCapabilities, ServerConfig};
 use rmcp::service::NotificationContext;

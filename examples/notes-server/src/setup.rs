@@ -19,16 +19,16 @@
 
 use std::time::Duration;
 
-use mcp_roots::mcp::{Elicitor, Outcome};
+use mcp_roots_rmcp::{Elicitor, Outcome};
 use rmcp::model::CallToolResult;
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, tool, tool_router};
 use serde_json::json;
 
-use crate::notes::Problem;
+use crate::failure::{Failure, Problem};
 use crate::page::{SetupPage, random_hex};
 use crate::prefs::Settings;
-use crate::reply::{self, done};
+use crate::reply::{done, nothing_done};
 use crate::server::NotesServer;
 use crate::tools::ANSWER_WAIT;
 
@@ -50,35 +50,20 @@ impl NotesServer {
             open_world_hint = false
         )
     )]
-    async fn notes_setup(&self, cx: RequestContext<RoleServer>) -> CallToolResult {
+    async fn notes_setup(&self, cx: RequestContext<RoleServer>) -> Result<CallToolResult, Failure> {
         let mut ask = Elicitor::for_request(&cx).with_timeout(ANSWER_WAIT);
-        if let Err(err) = ask.check_url_mode() {
-            return err.to_tool_result();
-        }
-        let started = async {
-            let id = format!("setup-{}", random_hex(8)?);
-            let page = SetupPage::start(&self.prefs.get(), self.setup_wait).await?;
-            Ok::<_, std::io::Error>((id, page))
-        };
-        let (id, mut page) = match started.await {
-            Ok(started) => started,
-            Err(err) => {
-                let message =
-                    format!("The setup page could not be started ({err}); nothing was changed.");
-                return reply::problem(&Problem::new("setup_unavailable", message));
-            }
-        };
-        match ask.ask_url(SETUP_MESSAGE, page.url(), id.as_str()).await {
-            Ok(Outcome::Accepted(())) => {}
-            Ok(other) => return reply::nothing_done(&other, "set up"),
-            Err(err) => return err.to_tool_result(),
+        ask.check_url_mode()?;
+        let (id, mut page) = self.start_page().await?;
+        match ask.ask_url(SETUP_MESSAGE, page.url(), id.as_str()).await? {
+            Outcome::Accepted(()) => {}
+            other => return Ok(nothing_done(&other, "set up")),
         }
         let Some(submission) = page.submission().await else {
-            return done(
+            return Ok(done(
                 "The setup page was not submitted in time and has closed: nothing was changed. \
                  Do not retry unless the user asks again.",
                 json!({ "outcome": "timed_out", "elicitationId": id }),
-            );
+            ));
         };
         drop(page); // answers "already used" for a moment, then closes
         let template = Some(submission.template).filter(|t| !t.is_empty());
@@ -104,7 +89,7 @@ impl NotesServer {
                 submission.ignored.join(", ")
             ));
         }
-        done(
+        Ok(done(
             text,
             json!({
                 "outcome": "configured",
@@ -112,6 +97,22 @@ impl NotesServer {
                 "template": template,
                 "ignored": submission.ignored,
             }),
-        )
+        ))
+    }
+}
+
+impl NotesServer {
+    /// A fresh `elicitationId` and the page it sends the user to.
+    async fn start_page(&self) -> Result<(String, SetupPage), Problem> {
+        let started = async {
+            let id = format!("setup-{}", random_hex(8)?);
+            let page = SetupPage::start(&self.prefs.get(), self.setup_wait).await?;
+            Ok::<_, std::io::Error>((id, page))
+        };
+        started.await.map_err(|err| {
+            let message =
+                format!("The setup page could not be started ({err}); nothing was changed.");
+            Problem::new("setup_unavailable", message)
+        })
     }
 }

@@ -1,15 +1,16 @@
-//! The five note tools. Each finds its [`Scope`] first: the session's roots
-//! on revisions with `initialize` (its file work then runs in
-//! [`SessionRoots::run`](mcp_roots::mcp::SessionRoots::run): waiting,
+//! The note tools. Each finds its [`Scope`] first: the session's roots on
+//! revisions with `initialize` (its file work then runs in
+//! [`SessionRoots::run`](mcp_roots_rmcp::SessionRoots::run): waiting,
 //! bounded, for the client's first roots answer, on the blocking pool), or
 //! the roots that came with the request on 2026-07-28 (see
-//! [`modern`](crate::modern)). Every refusal becomes a tool result the
-//! model can act on.
+//! [`modern`](crate::modern)). A tool body returns `Result<_, Failure>`:
+//! every refusal leaves it with `?` and becomes a tool result the model can
+//! act on (see [`failure`](crate::failure)).
 
 use std::time::Duration;
 
-use mcp_roots::mcp::{Elicitor, Outcome, tool_error};
-use mcp_roots::{Error, ErrorKind, Snapshot, TrackedFile};
+use mcp_roots::{ErrorKind, Snapshot, TrackedFile};
+use mcp_roots_rmcp::{Elicitor, Outcome, ask_roots};
 use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResponse, CallToolResult};
@@ -20,10 +21,11 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::change::{Change, choose_message, confirm_message, no_match};
+use crate::failure::{Failure, Problem};
 use crate::held;
 use crate::modern::{Scope, is_modern};
-use crate::notes::{self, Note, Problem, ReadNote};
-use crate::reply::{self, done};
+use crate::notes::{self, Note, ReadNote};
+use crate::reply::{done, nothing_done};
 use crate::server::NotesServer;
 
 /// How long a form may stay open before the tool call gives up (changing
@@ -91,16 +93,11 @@ impl NotesServer {
         &self,
         cx: RequestContext<RoleServer>,
         InputResponses(inputs): InputResponses,
-    ) -> CallToolResponse {
-        let scope = match self.scope(&cx, inputs.as_ref()).await {
-            Ok(scope) => scope,
-            Err(ask) => return ask,
+    ) -> Result<CallToolResponse, Failure> {
+        let Some(scope) = self.scope(&cx, inputs.as_ref()).await? else {
+            return Ok(ask_roots(None, None).into());
         };
-        let listing = match self.run_in(&scope, |snap| Ok(notes::list(snap))).await {
-            Ok(Ok(listing)) => listing,
-            Ok(Err(p)) => return reply::problem(&p).into(),
-            Err(err) => return tool_error(&err).into(),
-        };
+        let listing = self.run_in(&scope, |snap| Ok(notes::list(snap)?)).await?;
         let mut text = format!("{} notes:", listing.notes.len());
         for note in &listing.notes {
             text.push_str(&format!(
@@ -125,7 +122,7 @@ impl NotesServer {
             .collect();
         let structured =
             json!({ "notes": notes, "truncated": listing.truncated, "skipped": skipped });
-        done(text, structured).into()
+        Ok(done(text, structured).into())
     }
 
     /// Reads one note, by path, by title or through a held handle (several
@@ -140,34 +137,28 @@ impl NotesServer {
         Parameters(args): Parameters<ReadArgs>,
         cx: RequestContext<RoleServer>,
         InputResponses(inputs): InputResponses,
-    ) -> CallToolResponse {
+    ) -> Result<CallToolResponse, Failure> {
         let given = [
             args.path.is_some(),
             args.title.is_some(),
             args.handle.is_some(),
         ];
         if given.iter().filter(|&&g| g).count() != 1 {
-            return reply::invalid_arguments("Give exactly one of `path`, `title` or `handle`.")
-                .into();
+            let message = "Give exactly one of `path`, `title` or `handle`.";
+            return Err(Problem::invalid_arguments(message).into());
         }
         if let Some(id) = args.handle {
-            return self.read_held(id).await.into();
+            return Ok(self.read_held(id).await?.into());
         }
-        let scope = match self.scope(&cx, inputs.as_ref()).await {
-            Ok(scope) => scope,
-            Err(ask) => return ask,
+        let Some(scope) = self.scope(&cx, inputs.as_ref()).await? else {
+            return Ok(ask_roots(None, None).into());
         };
         let (path, title) = (args.path, args.title);
-        let result = self
-            .run_in(&scope, move |snap| {
-                Ok(open_named(snap, path, title)?.map(|(_, read)| read))
-            })
-            .await;
-        reply::from(result, |read| {
-            let structured = json!({ "note": read.note.to_json(), "content": read.text });
-            done(read.text, structured)
-        })
-        .into()
+        let (_, read) = self
+            .run_in(&scope, move |snap| open_named(snap, path, title))
+            .await?;
+        let structured = json!({ "note": read.note.to_json(), "content": read.text });
+        Ok(done(read.text, structured).into())
     }
 
     /// Opens a note and keeps it open for this session (see [`held`](crate::held)).
@@ -179,34 +170,26 @@ impl NotesServer {
         &self,
         Parameters(args): Parameters<OpenArgs>,
         cx: RequestContext<RoleServer>,
-    ) -> CallToolResult {
+    ) -> Result<CallToolResult, Failure> {
         if args.path.is_some() == args.title.is_some() {
-            return reply::invalid_arguments("Give either `path` or `title`, not both.");
+            let message = "Give either `path` or `title`, not both.";
+            return Err(Problem::invalid_arguments(message).into());
         }
         if is_modern(&cx) {
-            let message = "Notes are held open in a session's roots; on protocol 2026-07-28 the                 roots belong to one request, so nothing can stay open between calls. Use notes_read.";
-            return reply::problem(&Problem::new("not_on_this_revision", message));
+            let message = "Notes are held open in a session's roots; on protocol 2026-07-28 the \
+                roots belong to one request, so nothing can stay open between calls. Use notes_read.";
+            return Err(Problem::new("not_on_this_revision", message).into());
         }
         let (path, title) = (args.path, args.title);
-        let result = self
-            .roots
-            .run(move |snap| open_named(snap, path, title))
-            .await;
-        let (file, read) = match result {
-            Ok(Ok(opened)) => opened,
-            Ok(Err(p)) => return reply::problem(&p),
-            Err(err) => return tool_error(&err),
-        };
-        match self.held.keep(file) {
-            Ok(id) => {
-                let structured = json!({
-                    "handle": id, "note": read.note.to_json(), "content": read.text
-                });
-                let text = format!("Opened {} as handle {id}:\n{}", read.note.uri(), read.text);
-                done(text, structured)
-            }
-            Err(p) => reply::problem(&p),
-        }
+        let (file, read) = self
+            .run_in(&Scope::Session, move |snap| open_named(snap, path, title))
+            .await?;
+        let id = self.held.keep(file)?;
+        let structured = json!({
+            "handle": id, "note": read.note.to_json(), "content": read.text
+        });
+        let text = format!("Opened {} as handle {id}:\n{}", read.note.uri(), read.text);
+        Ok(done(text, structured))
     }
 
     /// Lets a held note go.
@@ -214,13 +197,18 @@ impl NotesServer {
         description = "Close a note that notes_open kept open.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn notes_close(&self, Parameters(args): Parameters<HandleArgs>) -> CallToolResult {
+    async fn notes_close(
+        &self,
+        Parameters(args): Parameters<HandleArgs>,
+    ) -> Result<CallToolResult, Failure> {
         let id = args.handle;
-        if self.held.close(id) {
-            done(format!("Closed handle {id}."), json!({ "closed": id }))
-        } else {
-            reply::problem(&held::unknown(id))
+        if !self.held.close(id) {
+            return Err(held::unknown(id).into());
         }
+        Ok(done(
+            format!("Closed handle {id}."),
+            json!({ "closed": id }),
+        ))
     }
 
     /// Creates or replaces a note through `write_atomic` (readers see the
@@ -239,33 +227,27 @@ impl NotesServer {
         Parameters(args): Parameters<WriteArgs>,
         cx: RequestContext<RoleServer>,
         InputResponses(inputs): InputResponses,
-    ) -> CallToolResponse {
-        let scope = match self.scope(&cx, inputs.as_ref()).await {
-            Ok(scope) => scope,
-            Err(ask) => return ask,
+    ) -> Result<CallToolResponse, Failure> {
+        let Some(scope) = self.scope(&cx, inputs.as_ref()).await? else {
+            return Ok(ask_roots(None, None).into());
         };
         let WriteArgs { path, content } = args;
         let settings = self.prefs.get();
         let templated = settings.template.is_some();
-        let result = self
+        let written = self
             .run_in(&scope, move |snap| {
                 notes::write(snap, &path, &content, &settings)
             })
-            .await;
-        reply::from(result, |written| {
-            let uri = written.path.to_uri();
-            let templated = templated && written.created;
-            let (did, outcome) = match written.created {
-                true => ("Created", "created"),
-                false => ("Replaced the text of", "replaced"),
-            };
-            let how = if templated { " from the template" } else { "" };
-            done(
-                format!("{did} the note {uri}{how}"),
-                json!({ "uri": uri, "outcome": outcome, "template": templated }),
-            )
-        })
-        .into()
+            .await?;
+        let uri = written.path.to_uri();
+        let templated = templated && written.created;
+        let (did, outcome) = match written.created {
+            true => ("Created", "created"),
+            false => ("Replaced the text of", "replaced"),
+        };
+        let how = if templated { " from the template" } else { "" };
+        let structured = json!({ "uri": uri, "outcome": outcome, "template": templated });
+        Ok(done(format!("{did} the note {uri}{how}"), structured).into())
     }
 
     /// Deletes a note by title, after asking the user.
@@ -283,7 +265,7 @@ impl NotesServer {
         cx: RequestContext<RoleServer>,
         InputResponses(inputs): InputResponses,
         RequestState(state): RequestState,
-    ) -> CallToolResponse {
+    ) -> Result<CallToolResponse, Failure> {
         self.change_by_revision(Change::Delete, args.title, &cx, inputs, state)
             .await
     }
@@ -304,7 +286,7 @@ impl NotesServer {
         cx: RequestContext<RoleServer>,
         InputResponses(inputs): InputResponses,
         RequestState(state): RequestState,
-    ) -> CallToolResponse {
+    ) -> Result<CallToolResponse, Failure> {
         self.change_by_revision(Change::Archive, args.title, &cx, inputs, state)
             .await
     }
@@ -321,13 +303,13 @@ impl NotesServer {
         cx: &RequestContext<RoleServer>,
         inputs: Option<rmcp::model::InputResponses>,
         state: Option<String>,
-    ) -> CallToolResponse {
+    ) -> Result<CallToolResponse, Failure> {
         if is_modern(cx) {
             return self
                 .change_in_rounds(change, title, cx, inputs, state)
                 .await;
         }
-        self.change(change, title, &cx.peer).await.into()
+        Ok(self.change(change, title, &cx.peer).await?.into())
     }
 
     /// Finds the notes titled `title` and applies `change` where the user
@@ -345,95 +327,85 @@ impl NotesServer {
         change: Change,
         title: String,
         peer: &Peer<RoleServer>,
-    ) -> CallToolResult {
+    ) -> Result<CallToolResult, Failure> {
         let query = title.clone();
-        let found = self
-            .roots
-            .run(move |snap| Ok(notes::matching(snap, &query)));
-        let matches = match found.await {
-            Ok(Ok(matches)) => matches,
-            Ok(Err(p)) => return reply::problem(&p),
-            Err(err) => return tool_error(&err),
-        };
-        let questions = change.questions(matches.len());
-        if questions == 0 {
-            let note = match matches.as_slice() {
-                [note] => note.clone(),
-                _ => return reply::problem(&no_match(&title)),
-            };
-            return self.apply(change, note, &Scope::Session).await;
-        }
+        let matches = self
+            .run_in(&Scope::Session, move |snap| {
+                Ok(notes::matching(snap, &query)?)
+            })
+            .await?;
         let mut ask = Elicitor::new(peer)
-            .with_budget(questions)
+            .with_budget(change.questions(matches.len()))
             .with_timeout(ANSWER_WAIT);
         let note = match matches.as_slice() {
-            [] => return reply::problem(&no_match(&title)),
+            [] => return Err(no_match(&title).into()),
             [note] => note.clone(),
             several => {
                 let labels: Vec<String> = several.iter().map(Note::label).collect();
                 let message = choose_message(change, &title, several.len());
-                match ask.choose(message, &labels).await {
-                    Ok(Outcome::Accepted(i)) => several[i].clone(),
-                    Ok(other) => return reply::nothing_done(&other, change.done()),
-                    Err(err) => return err.to_tool_result(),
+                match ask.choose(message, &labels).await? {
+                    Outcome::Accepted(i) => several[i].clone(),
+                    other => return Ok(nothing_done(&other, change.done())),
                 }
             }
         };
         if change.confirms() {
             let message = confirm_message(change, &note.title, &note.root, note.path.rel());
-            match ask.confirm(message, change.action()).await {
-                Ok(Outcome::Accepted(())) => {}
-                Ok(other) => return reply::nothing_done(&other, change.done()),
-                Err(err) => return err.to_tool_result(),
+            match ask.confirm(message, change.action()).await? {
+                Outcome::Accepted(()) => {}
+                other => return Ok(nothing_done(&other, change.done())),
             }
         }
         self.apply(change, note, &Scope::Session).await
     }
 
     /// Deletes or archives `note` (the user said yes) in `scope`.
-    pub(crate) async fn apply(&self, change: Change, note: Note, scope: &Scope) -> CallToolResult {
+    pub(crate) async fn apply(
+        &self,
+        change: Change,
+        note: Note,
+        scope: &Scope,
+    ) -> Result<CallToolResult, Failure> {
         let uri = note.uri();
-        let result = self
-            .run_in(scope, move |snap| match change {
-                Change::Delete => snap.remove_file(&note.path).map(|()| None),
-                Change::Archive => notes::archive(snap, &note).map(Some),
+        let archived = self
+            .run_in(scope, move |snap| {
+                Ok(match change {
+                    Change::Delete => snap.remove_file(&note.path).map(|()| None)?,
+                    Change::Archive => Some(notes::archive(snap, &note)?),
+                })
             })
-            .await;
-        match result {
-            Err(err) => tool_error(&err),
-            Ok(None) => done(
+            .await?;
+        Ok(match archived {
+            None => done(
                 format!("Deleted the note {uri}"),
                 json!({ "outcome": "deleted", "uri": uri }),
             ),
-            Ok(Some(archived)) => done(
+            Some(archived) => done(
                 format!("Archived the note {uri} as {}", archived.to_uri()),
                 json!({ "outcome": "archived", "uri": uri, "archived": archived.to_uri() }),
             ),
-        }
+        })
     }
-}
 
-impl NotesServer {
     /// `notes_read` with a `handle`: the held note read again from its
     /// start. A revoked handle is dropped and the refusal goes back.
-    async fn read_held(&self, id: u32) -> CallToolResult {
-        let file = match self.held.get(id) {
-            Ok(file) => file,
-            Err(p) => return reply::problem(&p),
-        };
+    async fn read_held(&self, id: u32) -> Result<CallToolResult, Failure> {
+        let file = self.held.get(id)?;
         let input = format!("handle {id}");
-        let result = self
-            .roots
-            .run(move |snap| notes::read_file(snap, &mut held::lock(&file), &input))
+        let read = self
+            .run_in(&Scope::Session, move |snap| {
+                notes::read_file(snap, &mut held::lock(&file), &input)
+            })
             .await;
-        if matches!(&result, Err(err) if err.kind() == ErrorKind::ScopeLost) {
+        if read
+            .as_ref()
+            .is_err_and(|f| f.is_refused(ErrorKind::ScopeLost))
+        {
             self.held.close(id);
         }
-        reply::from(result, |read| {
-            let structured =
-                json!({ "handle": id, "note": read.note.to_json(), "content": read.text });
-            done(read.text, structured)
-        })
+        let read = read?;
+        let structured = json!({ "handle": id, "note": read.note.to_json(), "content": read.text });
+        Ok(done(read.text, structured))
     }
 }
 
@@ -442,16 +414,15 @@ fn open_named(
     snap: &Snapshot<'_>,
     path: Option<String>,
     title: Option<String>,
-) -> Result<Result<(TrackedFile, ReadNote), Problem>, Error> {
+) -> Result<(TrackedFile, ReadNote), Failure> {
     if let Some(path) = path {
         return notes::open(snap, path.as_str(), &path);
     }
     let title = title.unwrap_or_default();
-    match notes::matching(snap, &title).as_deref() {
-        Ok([note]) => notes::open(snap, &note.path, &note.uri()),
-        Ok([]) => Ok(Err(no_match(&title))),
-        Ok(several) => Ok(Err(ambiguous(&title, several))),
-        Err(p) => Ok(Err(p.clone())),
+    match notes::matching(snap, &title)?.as_slice() {
+        [note] => notes::open(snap, &note.path, &note.uri()),
+        [] => Err(no_match(&title).into()),
+        several => Err(ambiguous(&title, several).into()),
     }
 }
 

@@ -9,10 +9,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::{Client, at, binary, call, forms, listed, outcome, reason, spawn, tree, uri};
-use notes_server::client::{
-    self, Connection, Event, Launch, ScriptedClient, accept, cancel, decline,
-};
-use notes_server::{MAX_HELD, demo};
+use mcp_script::{self as client, Event, ScriptedClient, accept, cancel, decline};
+use notes_server::{Connection, Launch, MAX_HELD, demo};
 use rmcp::model::{CallToolResult, ProtocolVersion};
 use serde_json::json;
 

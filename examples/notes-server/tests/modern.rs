@@ -9,10 +9,10 @@ mod common;
 use std::time::Duration;
 
 use common::{Client, at, call, count, forms, listed, outcome, reason, tree, uri};
-use mcp_roots::mcp::ROOTS_INPUT;
 use mcp_roots::{EmptyRoots, Roots, RootsBuilder};
+use mcp_roots_rmcp::ROOTS_INPUT;
+use mcp_script::{self as client, Event, ScriptedClient, accept, decline};
 use notes_server::NotesServer;
-use notes_server::client::{self, Event, ScriptedClient, accept, decline};
 use notes_server::modern::CONFIRM_INPUT;
 use rmcp::ClientLifecycleMode;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, InputResponses, ProtocolVersion};

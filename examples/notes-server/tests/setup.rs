@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use common::{Client, at, call, count, outcome, reason, tree, uri};
 use mcp_roots::RootsBuilder;
-use notes_server::client::browser::{Step, Visit, browse};
-use notes_server::client::{self, Event, ScriptedClient, UrlAnswer};
+use mcp_script::browser::{Step, Visit, browse};
+use mcp_script::{self as client, Event, ScriptedClient, UrlAnswer};
 use notes_server::page::{LINGER, SetupPage};
 use notes_server::prefs::Settings;
 use notes_server::{NotesServer, SETUP_MESSAGE};

@@ -7,8 +7,8 @@ use rmcp::model::{CallToolResult, ProtocolVersion};
 use serde_json::{Value, json};
 
 use super::{Demo, reason};
-use crate::client::browser::{Step, Visit};
-use crate::client::{self, Event, ScriptedClient, UrlAnswer, accept};
+use mcp_script::browser::{Step, Visit};
+use mcp_script::{self as client, Event, ScriptedClient, UrlAnswer, accept};
 
 /// The template the scripted user types into the setup page.
 const TEMPLATE: &str = "---\ncreated-by: notes-server\nnote: {title}\n---\n{content}";

@@ -19,7 +19,9 @@ use rmcp::model::CallToolResult;
 use rmcp::service::RunningService;
 use serde_json::Value;
 
-use crate::client::{self, Connection, Event, Launch, ScriptedClient};
+use mcp_script::{self as client, Event, ScriptedClient};
+
+use crate::{Connection, Launch};
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::{Demo, reason};
-use crate::client::{self, Event, ScriptedClient, accept, cancel, decline};
+use mcp_script::{self as client, Event, ScriptedClient, accept, cancel, decline};
 
 /// (a) One match: list, read by title, delete by title.
 pub(crate) async fn happy_path(demo: &mut Demo) {

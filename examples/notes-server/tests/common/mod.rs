@@ -4,12 +4,11 @@
 
 use std::path::Path;
 
-use notes_server::client::{self, Connection, Event, Launch, ScriptedClient};
+pub(crate) use mcp_script::Client;
+use mcp_script::{self as client, Event, ScriptedClient};
+use notes_server::{Connection, Launch};
 use rmcp::model::CallToolResult;
-use rmcp::{RoleClient, service::RunningService};
 use serde_json::Value;
-
-pub(crate) type Client = RunningService<RoleClient, ScriptedClient>;
 
 /// Notes/{2023,2024,2025}/tps.md titled "TPS report", Notes/meeting.md,
 /// Work/plan.md, Journal/today.md, Secret/passwords.md and a symlink

@@ -6,12 +6,11 @@
 //! `notifications/elicitation/complete` notification by hand.
 
 use rmcp::model::{
-    CustomNotification, ElicitRequestParams, ElicitationAction, ErrorCode, ErrorData,
-    ServerNotification,
+    CustomNotification, ElicitRequestParams, ErrorCode, ErrorData, ServerNotification,
 };
 use serde_json::json;
 
-use super::elicit::{ElicitError, Elicitor, Outcome};
+use crate::elicit::{ElicitError, Elicitor, Outcome};
 
 /// JSON-RPC error code of the URL-elicitation-required error (SEP-1036).
 pub const URL_ELICITATION_REQUIRED: ErrorCode = ErrorCode(-32042);
@@ -109,11 +108,7 @@ impl Elicitor {
             elicitation_id: elicitation_id.into(),
         };
         let answer = self.send(params).await?;
-        Ok(match answer.action {
-            ElicitationAction::Accept => Outcome::Accepted(()),
-            ElicitationAction::Decline => Outcome::Declined,
-            _ => Outcome::Cancelled,
-        })
+        Ok(Outcome::of(&answer.action))
     }
 
     /// Tells the client that the out-of-band flow of `elicitation_id`

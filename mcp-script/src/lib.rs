@@ -1,15 +1,23 @@
-//! A scripted MCP client, for the demo and the tests: it declares roots and,
-//! if asked, form and URL-mode elicitation; answers `roots/list` from a list
-//! the script changes (optionally late); answers each form from a queue of
-//! scripted answers (none left: cancel); answers each URL from its own queue
-//! and, on accept, plays the scripted browser ([`browser`]) against the page;
-//! records `notifications/elicitation/complete`; and records what it was
-//! asked. It speaks 2025-11-25 unless told otherwise ([`ScriptedClient::speaking`]);
-//! on 2026-07-28 ([`connect_modern`]) rmcp's `call_tool` answers the input
-//! requests through the same handlers.
+//! A scripted MCP client, for the notes server's demo and tests and for the
+//! glue's tests (`tests/glue.rs`): it declares roots and, if asked, form and
+//! URL-mode elicitation; answers `roots/list` from a list the script changes
+//! (optionally late); answers each form from a queue of scripted answers
+//! (none left: cancel); answers each URL from its own queue and, on accept,
+//! plays the scripted browser ([`browser`]) against the page; records every
+//! elicitation request as sent, every custom notification and
+//! `notifications/elicitation/complete`; and records what it saw as
+//! [`Event`]s. It speaks 2025-11-25 unless told otherwise
+//! ([`ScriptedClient::speaking`]); on 2026-07-28 ([`connect_modern`]) rmcp's
+//! `call_tool` answers the input requests through the same handlers.
+//!
+//! A server under test runs in this process ([`connect`],
+//! [`Connection::in_process`]) or as a binary spoken to over stdio
+//! ([`Connection::spawn`]).
+//!
+//! Not published: no publishable crate depends on it, not even for tests.
 
 pub mod browser;
-mod launch;
+mod connection;
 mod session;
 
 use std::collections::VecDeque;
@@ -17,7 +25,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use mcp_roots::mcp::ELICITATION_COMPLETE;
+use mcp_roots_rmcp::ELICITATION_COMPLETE;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, CustomNotification, ElicitRequestParams, ElicitResult,
     ElicitationAction, ElicitationCapability, FormElicitationCapability, Implementation,
@@ -29,8 +37,10 @@ use serde_json::Value;
 use tokio::task::JoinHandle;
 
 use self::browser::{Step, Visit};
-pub use self::launch::{Connection, Launch};
-pub use self::session::{ModernSession, Session, call, connect, connect_modern, text_of};
+pub use self::connection::Connection;
+pub use self::session::{
+    Client, ModernSession, Session, call, connect, connect_modern, modern_lifecycle, text_of,
+};
 
 /// What the client saw, in order.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,6 +82,8 @@ struct Script {
     browsers: Mutex<Vec<JoinHandle<()>>>,
     completed: Mutex<Vec<String>>,
     events: Mutex<Vec<Event>>,
+    asked: Mutex<Vec<ElicitRequestParams>>,
+    notifications: Mutex<Vec<(String, Value)>>,
     roots_requests: AtomicUsize,
     roots_answered: AtomicUsize,
 }
@@ -140,6 +152,11 @@ impl ScriptedClient {
             .collect();
     }
 
+    /// Replaces the roots the next `roots/list` answers with `uris`, unnamed.
+    pub fn set_root_uris(&self, uris: &[&str]) {
+        self.set_roots(uris.iter().map(|uri| (*uri, None)));
+    }
+
     /// Delays the answer to the next `roots/list` not yet received (the
     /// list is taken when the request arrives, answered after `delay`).
     pub fn delay_roots_answer(&self, delay: Duration) {
@@ -195,6 +212,16 @@ impl ScriptedClient {
     /// What happened since the last call.
     pub fn take_events(&self) -> Vec<Event> {
         std::mem::take(&mut *lock(&self.script.events))
+    }
+
+    /// Every elicitation request so far (forms and URLs), as sent.
+    pub fn asked(&self) -> Vec<ElicitRequestParams> {
+        lock(&self.script.asked).clone()
+    }
+
+    /// Every custom notification so far: `(method, params)`.
+    pub fn notifications(&self) -> Vec<(String, Value)> {
+        lock(&self.script.notifications).clone()
     }
 
     /// How many `roots/list` requests arrived so far.
@@ -303,6 +330,7 @@ impl ClientHandler for ScriptedClient {
         request: ElicitRequestParams,
         _cx: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
+        lock(&self.script.asked).push(request.clone());
         let (message, schema) = match request {
             ElicitRequestParams::FormElicitationParams {
                 message,
@@ -336,10 +364,12 @@ impl ClientHandler for ScriptedClient {
         notification: CustomNotification,
         _cx: NotificationContext<RoleClient>,
     ) {
+        let params = notification.params.unwrap_or_default();
+        let received = (notification.method.clone(), params.clone());
+        lock(&self.script.notifications).push(received);
         if notification.method != ELICITATION_COMPLETE {
             return;
         }
-        let params = notification.params.unwrap_or_default();
         let id = params["elicitationId"]
             .as_str()
             .unwrap_or_default()

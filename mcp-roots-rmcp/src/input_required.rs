@@ -7,13 +7,15 @@
 //! request-scoped [`RootSet`] with the server's policy applied (ceiling,
 //! empty-list rule), and are never installed as the session's boundary.
 
+use mcp_roots::{Error, ErrorKind, Operation, RootSet, Roots, Snapshot};
 use rmcp::model::{ElicitRequest, ElicitResult, InputRequest, InputRequests, InputRequiredResult};
 use serde_json::{Map, Value};
 
-use super::elicit::{ElicitError, Form, Outcome};
-use super::legacy;
-use super::session::SessionRoots;
-use crate::{Error, ErrorKind, Operation, RootSet, Roots, Snapshot};
+use crate::answer::Answer;
+use crate::blocking::{blocking, run_blocking};
+use crate::elicit::{ElicitError, Form, Outcome};
+use crate::legacy;
+use crate::session::SessionRoots;
 
 /// The `inputRequests` key under which [`ask_roots`] asks for the roots.
 pub const ROOTS_INPUT: &str = "roots";
@@ -54,41 +56,44 @@ pub fn form_outcome(
 
 impl SessionRoots {
     /// Runs blocking file work for one 2026-07-28 request against its
-    /// request-scoped roots (`response` is `inputResponses[ROOTS_INPUT]`;
-    /// `None` for a client that declared no roots: the server's policy
-    /// alone). The set lives for this call only, in a throwaway [`Roots`],
-    /// so `work` sees the same [`Snapshot`] API as [`run`](Self::run) and
+    /// request-scoped roots (see [`request_roots`](Self::request_roots)), so
+    /// `work` sees the same [`Snapshot`] API as [`run`](Self::run) and
     /// nothing is installed in the session.
     ///
     /// # Errors
     ///
-    /// As [`request_scoped`](Self::request_scoped); `io` if `work` panicked;
+    /// As [`request_roots`](Self::request_roots) and [`run_blocking`];
     /// whatever `work` returns.
     pub async fn run_scoped<T, F>(&self, response: Option<&Value>, work: F) -> Result<T, Error>
     where
         T: Send + 'static,
         F: FnOnce(&Snapshot<'_>) -> Result<T, Error> + Send + 'static,
     {
+        let request = self.request_roots(response).await?;
+        run_blocking(&request, work).await
+    }
+
+    /// The request-scoped roots of one 2026-07-28 request (`response` is
+    /// `inputResponses[ROOTS_INPUT]`; `None` for a client that declared no
+    /// roots: the server's policy alone), built on the blocking pool. They
+    /// live in a [`Roots`] of their own, for as long as the caller keeps it
+    /// (one tool call): nothing is installed in the session. Run file work
+    /// against them with [`run_blocking`].
+    ///
+    /// # Errors
+    ///
+    /// As [`request_scoped`](Self::request_scoped); `io` if building the set
+    /// panicked or the runtime is shutting down.
+    pub async fn request_roots(&self, response: Option<&Value>) -> Result<Roots, Error> {
         let session = self.clone();
-        let response = response.cloned();
-        let scoped = tokio::task::spawn_blocking(move || {
-            let set = match &response {
-                Some(response) => session.request_scoped(response)?,
-                None => session.request_scoped_undeclared(),
-            };
+        let answer = answer_in(response)?;
+        blocking(move || {
             // The set already carries the policy: install it as it is.
             let request = Roots::default();
-            request.replace(set);
-            work(&request.load())
-        });
-        match scoped.await {
-            Ok(result) => result,
-            Err(join) => {
-                tracing::error!(error = %join, "request-scoped file work failed");
-                Err(Error::new(ErrorKind::Io, Operation::Use, "")
-                    .with_detail("the server's file work failed"))
-            }
-        }
+            request.replace(answer.scoped(session.roots()));
+            request
+        })
+        .await
     }
 
     /// The request-scoped root set from the client's `roots/list` answer
@@ -102,11 +107,7 @@ impl SessionRoots {
     /// This opens every root directory: call it on the blocking pool (or
     /// use [`run_scoped`](Self::run_scoped)).
     pub fn request_scoped(&self, response: &Value) -> Result<RootSet, Error> {
-        let roots = legacy::roots_from_response(response).map_err(|_| {
-            Error::new(ErrorKind::InvalidUri, Operation::Parse, ROOTS_INPUT)
-                .with_detail("the roots input response is not a roots/list answer")
-        })?;
-        Ok(self.roots().scoped_list(legacy::root_list(roots)))
+        Ok(answer_in(Some(response))?.scoped(self.roots()))
     }
 
     /// The request-scoped root set of a client that does not declare the
@@ -114,6 +115,23 @@ impl SessionRoots {
     /// [`Roots::replace_undeclared`]). An empty `roots/list` answer, by
     /// contrast, shares nothing.
     pub fn request_scoped_undeclared(&self) -> RootSet {
-        self.roots().scoped_undeclared()
+        Answer::Undeclared.scoped(self.roots())
     }
+}
+
+/// The client's answer carried in `inputResponses[ROOTS_INPUT]`; `None` for
+/// a client that declared no roots.
+///
+/// # Errors
+///
+/// `invalid_uri` when the response is not a `roots/list` answer.
+fn answer_in(response: Option<&Value>) -> Result<Answer, Error> {
+    let Some(response) = response else {
+        return Ok(Answer::Undeclared);
+    };
+    let roots = legacy::roots_from_response(response).map_err(|_| {
+        Error::new(ErrorKind::InvalidUri, Operation::Parse, ROOTS_INPUT)
+            .with_detail("the roots input response is not a roots/list answer")
+    })?;
+    Ok(Answer::Listed(roots))
 }

@@ -1,27 +1,29 @@
-//! The `mcp` module against a real rmcp client, in process over a duplex
-//! pipe: roots sync (first answer, gating, timeouts, policy, re-lists,
-//! coalescing and ordering, revocation), `tool_error`, and `Elicitor`; the
-//! protocol frontier (URL mode, `-32042`, 2026-07-28 input requests) in
-//! `mcp/frontier.rs`.
-#![cfg(feature = "rmcp")]
+//! The glue (mcp-roots-rmcp) against the scripted rmcp client, in process
+//! over a duplex pipe: roots sync (first answer, gating, timeouts, policy,
+//! re-lists, coalescing and ordering, revocation), `tool_error`, and
+//! `Elicitor`; the protocol frontier (URL mode, `-32042`, 2026-07-28 input
+//! requests) in `glue/frontier.rs`. Here rather than in mcp-roots-rmcp's own
+//! tests, which may not depend on this unpublished crate.
 
-#[path = "mcp/harness.rs"]
+#[path = "glue/harness.rs"]
 mod harness;
 
-#[path = "mcp/frontier.rs"]
+#[path = "glue/frontier.rs"]
 mod frontier;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use harness::{TestClient, call, connect, text_of, wait_generation};
-use mcp_roots::mcp::{ElicitError, Form, SessionRoots};
+use harness::{call, connect, wait_generation};
 use mcp_roots::{EmptyRoots, Error, ErrorKind, Roots, RootsBuilder};
+use mcp_roots_rmcp::{ElicitError, Form, SessionRoots};
+use mcp_script::{Client, ScriptedClient, text_of};
 use rmcp::model::{CallToolResult, ElicitResult, ElicitationAction};
 use rmcp::serde_json::{Value, json};
+use tempfile::TempDir;
 
 /// Folders `a`, `b`, `c`, each with `x.md` containing its own name.
-fn tree() -> tempfile::TempDir {
+fn tree() -> TempDir {
     let dir = tempfile::tempdir().unwrap();
     for name in ["a", "b", "c"] {
         std::fs::create_dir(dir.path().join(name)).unwrap();
@@ -55,20 +57,37 @@ fn read_outcome(result: &CallToolResult) -> String {
     }
 }
 
-async fn read(client: &harness::Client, dir: &Path, name: &str) -> String {
+async fn read(client: &Client, dir: &Path, name: &str) -> String {
     read_outcome(&call(client, "read", json!({ "path": file(dir, name) })).await)
+}
+
+/// A fresh tree and a session on the default policy whose client declares
+/// roots and shares `folders` of it, once that first answer is installed.
+async fn sharing(folders: &[&str]) -> (TempDir, ScriptedClient, SessionRoots, Client) {
+    let dir = tree();
+    let client = ScriptedClient::new(true, false);
+    let uris: Vec<String> = folders.iter().map(|f| uri(dir.path(), f)).collect();
+    client.set_roots(uris.iter().map(|u| (u.as_str(), None)));
+    let script = client.clone();
+    let roots = session(Duration::from_secs(5));
+    let c = connect(roots.clone(), client).await;
+    wait_generation(&roots, 1).await;
+    (dir, script, roots, c)
 }
 
 #[tokio::test]
 async fn the_first_answer_is_installed_and_refusals_are_tool_errors() {
     let dir = tree();
-    let client = TestClient::new(true, false);
-    client.script.set_roots(&[&uri(dir.path(), "a")]);
-    let script = client.script.clone();
+    let client = ScriptedClient::new(true, false);
+    client.set_root_uris(&[&uri(dir.path(), "a")]);
+    let script = client.clone();
     let roots = session(Duration::from_secs(5));
     let c = connect(roots.clone(), client).await;
     assert_eq!(read(&c, dir.path(), "a").await, "a");
-    assert_eq!((script.requests(), roots.roots().generation()), (1, 1));
+    assert_eq!(
+        (script.roots_requests(), roots.roots().generation()),
+        (1, 1)
+    );
 
     let refused = call(&c, "read", json!({ "path": file(dir.path(), "b") })).await;
     assert_eq!(refused.is_error, Some(true));
@@ -87,9 +106,9 @@ async fn the_first_answer_is_installed_and_refusals_are_tool_errors() {
 #[tokio::test]
 async fn tool_calls_wait_for_the_first_answer() {
     let dir = tree();
-    let client = TestClient::new(true, false);
-    client.script.set_roots(&[&uri(dir.path(), "a")]);
-    client.script.delay(Duration::from_millis(300));
+    let client = ScriptedClient::new(true, false);
+    client.set_root_uris(&[&uri(dir.path(), "a")]);
+    client.delay_roots_answer(Duration::from_millis(300));
     let c = connect(session(Duration::from_secs(5)), client).await;
     let started = Instant::now();
     assert_eq!(read(&c, dir.path(), "a").await, "a");
@@ -103,9 +122,9 @@ async fn tool_calls_wait_for_the_first_answer() {
 #[tokio::test]
 async fn a_client_that_never_answers_gets_a_clear_tool_error_in_bounded_time() {
     let dir = tree();
-    let client = TestClient::new(true, false);
-    client.script.set_roots(&[&uri(dir.path(), "a")]);
-    client.script.delay(Duration::from_secs(60));
+    let client = ScriptedClient::new(true, false);
+    client.set_root_uris(&[&uri(dir.path(), "a")]);
+    client.delay_roots_answer(Duration::from_secs(60));
     let c = connect(session(Duration::from_millis(200)), client).await;
     let started = Instant::now();
     let refused = call(&c, "read", json!({ "path": file(dir.path(), "a") })).await;
@@ -125,19 +144,19 @@ async fn a_client_that_never_answers_gets_a_clear_tool_error_in_bounded_time() {
 async fn a_client_without_roots_gets_the_policy() {
     let dir = tree();
     // Deny-all: refused at once (no waiting for an answer that cannot come).
-    let client = TestClient::new(false, false);
-    let script = client.script.clone();
+    let client = ScriptedClient::new(false, false);
+    let script = client.clone();
     let c = connect(session(Duration::from_secs(5)), client).await;
     let started = Instant::now();
     assert_eq!(read(&c, dir.path(), "a").await, "refused:no_roots");
     assert!(started.elapsed() < Duration::from_secs(2));
-    assert_eq!(script.requests(), 0);
+    assert_eq!(script.roots_requests(), 0);
 
     // The ceiling, when the operator grants it to clients without roots.
     let policy = Roots::builder()
         .ceiling([dir.path().join("a").to_str().unwrap()])
         .empty_roots(EmptyRoots::Ceiling);
-    let c = connect(SessionRoots::new(policy), TestClient::new(false, false)).await;
+    let c = connect(SessionRoots::new(policy), ScriptedClient::new(false, false)).await;
     assert_eq!(read(&c, dir.path(), "a").await, "a");
     assert_eq!(read(&c, dir.path(), "b").await, "refused:outside_roots");
 }
@@ -151,14 +170,14 @@ async fn a_client_that_declares_roots_and_removes_the_last_shares_nothing() {
         .ceiling([dir.path().to_str().unwrap()])
         .empty_roots(EmptyRoots::Ceiling);
     let roots = SessionRoots::new(policy);
-    let client = TestClient::new(true, false);
-    client.script.set_roots(&[&uri(dir.path(), "a")]);
-    let script = client.script.clone();
+    let client = ScriptedClient::new(true, false);
+    client.set_root_uris(&[&uri(dir.path(), "a")]);
+    let script = client.clone();
     let c = connect(roots.clone(), client).await;
     wait_generation(&roots, 1).await;
     assert_eq!(read(&c, dir.path(), "a").await, "a");
     assert_eq!(read(&c, dir.path(), "b").await, "refused:outside_roots");
-    script.set_roots(&[]);
+    script.set_root_uris(&[]);
     c.notify_roots_list_changed().await.unwrap();
     wait_generation(&roots, 2).await;
     assert_eq!(read(&c, dir.path(), "a").await, "refused:no_roots");
@@ -167,48 +186,40 @@ async fn a_client_that_declares_roots_and_removes_the_last_shares_nothing() {
 
 #[tokio::test]
 async fn list_changed_relists() {
-    let dir = tree();
-    let client = TestClient::new(true, false);
-    client.script.set_roots(&[&uri(dir.path(), "a")]);
-    let script = client.script.clone();
-    let roots = session(Duration::from_secs(5));
-    let c = connect(roots.clone(), client).await;
-    wait_generation(&roots, 1).await;
-    script.set_roots(&[&uri(dir.path(), "b")]);
+    let (dir, script, roots, c) = sharing(&["a"]).await;
+    script.set_root_uris(&[&uri(dir.path(), "b")]);
     c.notify_roots_list_changed().await.unwrap();
     wait_generation(&roots, 2).await;
     assert_eq!(read(&c, dir.path(), "b").await, "b");
     assert_eq!(read(&c, dir.path(), "a").await, "refused:outside_roots");
-    assert_eq!(script.requests(), 2);
+    assert_eq!(script.roots_requests(), 2);
 }
 
 #[tokio::test]
 async fn a_burst_during_a_slow_list_is_coalesced_and_the_newest_list_wins() {
-    let dir = tree();
-    let client = TestClient::new(true, false);
-    client.script.set_roots(&[&uri(dir.path(), "a")]);
-    let script = client.script.clone();
-    let roots = session(Duration::from_secs(5));
-    let c = connect(roots.clone(), client).await;
-    wait_generation(&roots, 1).await;
+    let (dir, script, roots, c) = sharing(&["a"]).await;
 
     // A slow re-list of [b] is in flight...
-    script.set_roots(&[&uri(dir.path(), "b")]);
-    script.delay(Duration::from_millis(300));
+    script.set_root_uris(&[&uri(dir.path(), "b")]);
+    script.delay_roots_answer(Duration::from_millis(300));
     c.notify_roots_list_changed().await.unwrap();
     let deadline = Instant::now() + Duration::from_secs(5);
-    while script.requests() < 2 {
+    while script.roots_requests() < 2 {
         assert!(Instant::now() < deadline);
         tokio::time::sleep(Duration::from_millis(1)).await;
     }
     // ...when the user changes the roots again, and the client says so often.
-    script.set_roots(&[&uri(dir.path(), "c")]);
+    script.set_root_uris(&[&uri(dir.path(), "c")]);
     for _ in 0..10 {
         c.notify_roots_list_changed().await.unwrap();
     }
     wait_generation(&roots, 3).await;
     tokio::time::sleep(Duration::from_millis(100)).await; // nothing else comes
-    assert_eq!(script.requests(), 3, "the burst costs one more request");
+    assert_eq!(
+        script.roots_requests(),
+        3,
+        "the burst costs one more request"
+    );
     assert_eq!(roots.roots().generation(), 3);
     assert_eq!(read(&c, dir.path(), "c").await, "c");
     assert_eq!(read(&c, dir.path(), "b").await, "refused:outside_roots");
@@ -217,35 +228,30 @@ async fn a_burst_during_a_slow_list_is_coalesced_and_the_newest_list_wins() {
 #[tokio::test]
 async fn a_delayed_first_answer_never_overwrites_a_newer_one() {
     let dir = tree();
-    let client = TestClient::new(true, false);
-    client.script.set_roots(&[&uri(dir.path(), "a")]);
-    client.script.delay(Duration::from_millis(300));
-    let script = client.script.clone();
+    let client = ScriptedClient::new(true, false);
+    client.set_root_uris(&[&uri(dir.path(), "a")]);
+    client.delay_roots_answer(Duration::from_millis(300));
+    let script = client.clone();
     let roots = session(Duration::from_secs(5));
     let c = connect(roots.clone(), client).await;
     tokio::time::sleep(Duration::from_millis(50)).await;
-    script.set_roots(&[&uri(dir.path(), "b")]);
+    script.set_root_uris(&[&uri(dir.path(), "b")]);
     c.notify_roots_list_changed().await.unwrap();
     wait_generation(&roots, 2).await;
     tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!((script.requests(), roots.roots().generation()), (2, 2));
+    assert_eq!(
+        (script.roots_requests(), roots.roots().generation()),
+        (2, 2)
+    );
     assert_eq!(read(&c, dir.path(), "b").await, "b");
     assert_eq!(read(&c, dir.path(), "a").await, "refused:outside_roots");
 }
 
 #[tokio::test]
 async fn a_handle_into_a_removed_root_is_revoked() {
-    let dir = tree();
-    let client = TestClient::new(true, false);
-    client
-        .script
-        .set_roots(&[&uri(dir.path(), "a"), &uri(dir.path(), "b")]);
-    let script = client.script.clone();
-    let roots = session(Duration::from_secs(5));
-    let c = connect(roots.clone(), client).await;
-    wait_generation(&roots, 1).await;
+    let (dir, script, roots, c) = sharing(&["a", "b"]).await;
     let mut held = roots.roots().load().open(&file(dir.path(), "a")).unwrap();
-    script.set_roots(&[&uri(dir.path(), "b")]);
+    script.set_root_uris(&[&uri(dir.path(), "b")]);
     c.notify_roots_list_changed().await.unwrap();
     wait_generation(&roots, 2).await;
     assert_eq!(held.revoked(), Some(ErrorKind::ScopeLost));
@@ -266,8 +272,8 @@ async fn ask(
     budget: Option<usize>,
     answers: Vec<ElicitResult>,
 ) -> (Vec<Value>, usize) {
-    let client = TestClient::new(false, forms);
-    let script = client.script.clone();
+    let client = ScriptedClient::new(false, forms);
+    let script = client.clone();
     answers.into_iter().for_each(|a| script.answer(a));
     let c = connect(session(Duration::from_secs(5)), client).await;
     let result = call(
@@ -280,10 +286,7 @@ async fn ask(
         .as_array()
         .unwrap()
         .clone();
-    (
-        outcomes,
-        script.forms.load(std::sync::atomic::Ordering::SeqCst),
-    )
+    (outcomes, script.asked().len())
 }
 
 #[tokio::test]

@@ -1,20 +1,21 @@
-//! Connecting the scripted client to a [`NotesServer`] in process (over an
+//! Connecting the scripted client to a server in process (over an
 //! in-memory duplex pipe), on either lifecycle, and calling tools.
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, ProtocolVersion};
 use rmcp::service::{ClientServiceExt, RunningService, ServerInitializeError, ServiceError};
-use rmcp::{ClientLifecycleMode, RoleClient, RoleServer, ServiceExt};
+use rmcp::{ClientLifecycleMode, RoleClient, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
 use tokio::task::JoinHandle;
 
-use super::ScriptedClient;
-use crate::NotesServer;
+use crate::ScriptedClient;
+
+pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The client's side of a session.
+pub type Client = RunningService<RoleClient, ScriptedClient>;
 
 /// A running in-process session: the server's side and the client's.
-pub type Session = (
-    RunningService<RoleServer, NotesServer>,
-    RunningService<RoleClient, ScriptedClient>,
-);
+pub type Session<S> = (RunningService<RoleServer, S>, Client);
 
 /// Connects `server` and `client` over an in-memory duplex pipe (both
 /// `serve` calls run together: the server waits for `initialize`, the
@@ -23,10 +24,10 @@ pub type Session = (
 /// # Errors
 ///
 /// If either side fails to initialise.
-pub async fn connect(
-    server: NotesServer,
+pub async fn connect<S: ServerHandler>(
+    server: S,
     client: ScriptedClient,
-) -> Result<Session, Box<dyn std::error::Error + Send + Sync>> {
+) -> Result<Session<S>, BoxError> {
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
     let (server, client) = tokio::join!(server.serve(server_io), client.serve(client_io));
     Ok((server?, client?))
@@ -35,9 +36,9 @@ pub async fn connect(
 /// A 2026-07-28 session: the server's side is still starting (rmcp's
 /// `serve` answers `server/discover` itself and returns only after the first
 /// other request), and the client's side.
-pub type ModernSession = (
-    JoinHandle<Result<RunningService<RoleServer, NotesServer>, ServerInitializeError>>,
-    RunningService<RoleClient, ScriptedClient>,
+pub type ModernSession<S> = (
+    JoinHandle<Result<RunningService<RoleServer, S>, ServerInitializeError>>,
+    Client,
 );
 
 /// Connects `server` and `client` on the 2026-07-28 lifecycle: no
@@ -48,17 +49,23 @@ pub type ModernSession = (
 /// # Errors
 ///
 /// If discovery fails (e.g. the server does not serve 2026-07-28).
-pub async fn connect_modern(
-    server: NotesServer,
+pub async fn connect_modern<S: ServerHandler>(
+    server: S,
     client: ScriptedClient,
-) -> Result<ModernSession, Box<dyn std::error::Error + Send + Sync>> {
+) -> Result<ModernSession<S>, BoxError> {
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
     let server = tokio::spawn(async move { server.serve(server_io).await });
-    let lifecycle = ClientLifecycleMode::Discover {
-        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-    };
-    let client = client.serve_with_lifecycle(client_io, lifecycle).await?;
+    let client = client
+        .serve_with_lifecycle(client_io, modern_lifecycle())
+        .await?;
     Ok((server, client))
+}
+
+/// The 2026-07-28 lifecycle: `server/discover`, no `initialize`.
+pub fn modern_lifecycle() -> ClientLifecycleMode {
+    ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    }
 }
 
 /// Calls the tool `name` with `arguments` (a JSON object).
@@ -67,7 +74,7 @@ pub async fn connect_modern(
 ///
 /// A transport or protocol failure (tool errors are results).
 pub async fn call(
-    client: &RunningService<RoleClient, ScriptedClient>,
+    client: &Client,
     name: &'static str,
     arguments: Value,
 ) -> Result<CallToolResult, ServiceError> {

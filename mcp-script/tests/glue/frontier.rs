@@ -1,14 +1,16 @@
-//! The protocol frontier of the `mcp` module over a real rmcp session: the
+//! The protocol frontier of the glue over an rmcp session with the scripted
+//! client: the
 //! URL-mode guard (capability and revision), `ask_url` and its completion
 //! notification, the `-32042` error on the wire, and on 2026-07-28 roots
 //! and a form as input requests, `request_scoped` (policy applied, nothing
 //! installed) and `form_outcome`.
 
-use mcp_roots::mcp::{
+use mcp_roots::{Roots, RootsBuilder};
+use mcp_roots_rmcp::{
     ELICITATION_COMPLETE, Elicitor, Form, Outcome, ROOTS_INPUT, SessionRoots,
     URL_ELICITATION_REQUIRED, UrlElicitation, ask_roots, form_outcome, url_elicitation_required,
 };
-use mcp_roots::{Roots, RootsBuilder};
+use mcp_script::{Client, ScriptedClient, UrlAnswer, text_of};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::InputResponses;
 use rmcp::model::{
@@ -16,13 +18,10 @@ use rmcp::model::{
     ElicitationAction, ProtocolVersion, ServerCapabilities, ServerConfig,
 };
 use rmcp::serde_json::{Value, json};
-use rmcp::service::{ClientServiceExt, RequestContext, ServiceError};
-use rmcp::{
-    ClientLifecycleMode, ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler,
-    tool_router,
-};
+use rmcp::service::{RequestContext, ServiceError};
+use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 
-use super::harness::{Client, TestClient, call, text_of};
+use super::harness::{call, serve};
 use super::tree;
 
 #[derive(Clone)]
@@ -104,36 +103,26 @@ fn frontier(policy: RootsBuilder) -> Frontier {
     }
 }
 
-async fn legacy(client: TestClient) -> Client {
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    let server = frontier(RootsBuilder::default());
-    let (server, client) = tokio::join!(server.serve(server_io), client.serve(client_io));
-    let server = server.unwrap();
-    tokio::spawn(async move { server.waiting().await });
-    client.unwrap()
+async fn legacy(client: ScriptedClient) -> Client {
+    serve(frontier(RootsBuilder::default()), client).await
 }
 
-async fn modern(policy: RootsBuilder, client: TestClient) -> Client {
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    let server = frontier(policy);
+async fn modern(policy: RootsBuilder, client: ScriptedClient) -> Client {
+    let client = client.speaking(ProtocolVersion::V_2026_07_28);
+    let (server, client) = mcp_script::connect_modern(frontier(policy), client)
+        .await
+        .unwrap();
     tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_io).await {
+        if let Ok(Ok(running)) = server.await {
             let _ = running.waiting().await;
         }
     });
-    let lifecycle = ClientLifecycleMode::Discover {
-        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-    };
-    let client = client.speaking(ProtocolVersion::V_2026_07_28);
     client
-        .serve_with_lifecycle(client_io, lifecycle)
-        .await
-        .unwrap()
 }
 
 #[tokio::test]
 async fn the_url_required_error_reaches_the_client_as_32042() {
-    let c = legacy(TestClient::new(false, false)).await;
+    let c = legacy(ScriptedClient::new(false, false)).await;
     let err = c
         .call_tool(CallToolRequestParams::new("needs_browser"))
         .await
@@ -153,13 +142,13 @@ async fn the_url_required_error_reaches_the_client_as_32042() {
 
 #[tokio::test]
 async fn ask_url_sends_the_url_and_complete_notifies() {
-    let client = TestClient::new(false, true).with_url();
-    let script = client.script.clone();
+    let client = ScriptedClient::new(false, true).with_url_mode();
+    let script = client.clone();
     let c = legacy(client).await;
-    script.answer(ElicitResult::new(ElicitationAction::Accept));
+    script.answer_url(UrlAnswer::Accept(Vec::new()));
     let accepted = call(&c, "open_url", json!({})).await;
     assert_eq!(accepted.structured_content.unwrap()["outcome"], "accepted");
-    let asked = script.asked.lock().unwrap().clone();
+    let asked = script.asked();
     let [
         ElicitRequestParams::UrlElicitationParams {
             url,
@@ -175,14 +164,14 @@ async fn ask_url_sends_the_url_and_complete_notifies() {
         ("http://127.0.0.1:9/setup?token=abc", "setup-1")
     );
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-    while script.notifications.lock().unwrap().is_empty() {
+    while script.notifications().is_empty() {
         assert!(
             std::time::Instant::now() < deadline,
             "no completion notification"
         );
         tokio::time::sleep(std::time::Duration::from_millis(1)).await;
     }
-    let notifications = script.notifications.lock().unwrap().clone();
+    let notifications = script.notifications();
     assert_eq!(
         notifications,
         [(
@@ -190,31 +179,34 @@ async fn ask_url_sends_the_url_and_complete_notifies() {
             json!({ "elicitationId": "setup-1" })
         )]
     );
-    for (action, expected) in [
-        (ElicitationAction::Decline, "declined"),
-        (ElicitationAction::Cancel, "cancelled"),
+    for (answer, expected) in [
+        (UrlAnswer::Decline, "declined"),
+        (UrlAnswer::Cancel, "cancelled"),
     ] {
-        script.answer(ElicitResult::new(action));
+        script.answer_url(answer);
         let result = call(&c, "open_url", json!({})).await;
         assert_eq!(result.structured_content.unwrap()["outcome"], expected);
     }
-    assert_eq!(script.notifications.lock().unwrap().len(), 1);
+    assert_eq!(script.notifications().len(), 1);
 }
 
 #[tokio::test]
 async fn the_url_guard_refuses_before_sending_anything() {
     let cases = [
-        (TestClient::new(false, true), "did not declare URL-mode"),
-        (TestClient::new(false, false), "did not declare URL-mode"),
+        (ScriptedClient::new(false, true), "did not declare URL-mode"),
         (
-            TestClient::new(false, true)
-                .with_url()
+            ScriptedClient::new(false, false),
+            "did not declare URL-mode",
+        ),
+        (
+            ScriptedClient::new(false, true)
+                .with_url_mode()
                 .speaking(ProtocolVersion::V_2025_06_18),
             "predates URL mode",
         ),
     ];
     for (client, why) in cases {
-        let script = client.script.clone();
+        let script = client.clone();
         let c = legacy(client).await;
         let result = call(&c, "open_url", json!({})).await;
         assert_eq!(
@@ -222,14 +214,14 @@ async fn the_url_guard_refuses_before_sending_anything() {
             "url_elicitation_unsupported"
         );
         assert!(text_of(&result).contains(why), "{result:?}");
-        assert!(script.asked.lock().unwrap().is_empty());
+        assert!(script.asked().is_empty());
     }
-    let client = TestClient::new(false, true).with_url();
-    let script = client.script.clone();
+    let client = ScriptedClient::new(false, true).with_url_mode();
+    let script = client.clone();
     let c = modern(RootsBuilder::default(), client).await;
     let result = call(&c, "open_url", json!({})).await;
     assert!(text_of(&result).contains("input-required"), "{result:?}");
-    assert!(script.asked.lock().unwrap().is_empty());
+    assert!(script.asked().is_empty());
 }
 
 #[tokio::test]
@@ -237,9 +229,9 @@ async fn input_requests_carry_roots_and_a_form_and_nothing_is_installed() {
     let dir = tree();
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     let policy = Roots::builder().ceiling([a.to_str().unwrap()]);
-    let client = TestClient::new(true, true);
-    let script = client.script.clone();
-    script.set_roots(&[
+    let client = ScriptedClient::new(true, true);
+    let script = client.clone();
+    script.set_root_uris(&[
         &format!("file://{}", dir.path().display()),
         b.to_str().unwrap(),
     ]);
@@ -254,7 +246,7 @@ async fn input_requests_carry_roots_and_a_form_and_nothing_is_installed() {
     assert_eq!(report["set"]["rejected"], json!(["outside_ceiling"]));
     assert_eq!(report["confirm"], true);
     assert_eq!(report["installed"], 0);
-    assert_eq!(script.requests(), 1);
+    assert_eq!(script.roots_requests(), 1);
     // A malformed roots answer or form answer, sent by hand.
     let bad: rmcp::model::InputResponses = rmcp::serde_json::from_value(json!({
         ROOTS_INPUT: { "roots": "nope" },

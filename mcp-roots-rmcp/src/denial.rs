@@ -1,11 +1,9 @@
 //! Our [`Error`] as an MCP tool result: `isError: true`, a sentence a model
 //! can act on, and the stable reason in structured content.
 
+use mcp_roots::{Error, ErrorKind};
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::json;
-
-use crate::error::Escaped;
-use crate::{Error, ErrorKind};
 
 /// The tool result for a refusal: `isError: true`, a sentence that tells the
 /// model what to do next, and `{"reason", "input", "operation"}` as
@@ -15,7 +13,7 @@ use crate::{Error, ErrorKind};
 /// # fn main() {
 /// let set = mcp_roots::RootSet::from_uris(["/nonexistent"]);
 /// let err = set.open("/etc/passwd").unwrap_err();
-/// let result = mcp_roots::mcp::tool_error(&err);
+/// let result = mcp_roots_rmcp::tool_error(&err);
 /// assert_eq!(result.is_error, Some(true));
 /// assert_eq!(result.structured_content.unwrap()["reason"], "no_roots");
 /// # }
@@ -72,11 +70,14 @@ fn sentence(err: &Error) -> String {
         }
         ErrorKind::PermissionDenied => "cannot be accessed: the operating system refused.",
         ErrorKind::Io => "could not be accessed because of an I/O error.",
+        // `ErrorKind` is non-exhaustive: a kind newer than this crate still
+        // gets a sentence, and its reason stays exact.
+        _ => "was refused.",
     };
     let subject = if input.is_empty() {
         "The request".to_owned()
     } else {
-        format!("\"{}\"", Escaped(input))
+        format!("\"{}\"", err.escaped_input())
     };
     let detail = err.detail().map(|d| format!(" ({d})")).unwrap_or_default();
     format!("Refused ({}){detail}: {subject} {advice}", err.reason())
@@ -85,7 +86,7 @@ fn sentence(err: &Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Operation;
+    use mcp_roots::Operation;
 
     #[test]
     fn every_reason_has_a_sentence_and_structured_content() {
@@ -95,6 +96,27 @@ mod tests {
             let structured = result.structured_content.expect("structured");
             assert_eq!(structured["reason"], kind.reason());
             assert_eq!(structured["input"], "/x");
+        }
+    }
+
+    #[test]
+    fn the_sentence_escapes_the_input_and_the_json_keeps_it() {
+        for forger in ["\n", "\r", "\u{1b}", "\u{85}", "\u{2028}", "\u{2029}"] {
+            let input = format!("/x{forger}INFO forged");
+            let result = tool_error(&Error::new(
+                ErrorKind::OutsideRoots,
+                Operation::Open,
+                &input,
+            ));
+            let text: String = result
+                .content
+                .iter()
+                .filter_map(|block| block.as_text().map(|t| t.text.clone()))
+                .collect();
+            assert!(!text.contains(forger), "{text:?}");
+            assert!(text.contains("INFO forged"), "{text:?}");
+            let structured = result.structured_content.expect("structured");
+            assert_eq!(structured["input"], input.as_str());
         }
     }
 }

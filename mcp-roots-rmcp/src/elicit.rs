@@ -21,7 +21,7 @@ use rmcp::{Peer, RoleServer};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use super::validate::validate;
+use crate::validate::validate;
 
 /// A form: a message and a flat schema. rmcp's [`ElicitationSchema`] has
 /// only primitive properties (string, number, integer, boolean, enum), so a
@@ -99,18 +99,12 @@ impl Form {
         &self,
         answer: ElicitResult,
     ) -> Result<Outcome<Map<String, Value>>, ElicitError> {
-        match answer.action {
-            ElicitationAction::Accept => {
-                let schema = serde_json::to_value(&self.schema)
-                    .map_err(|e| ElicitError::Schema(e.to_string()))?;
-                let content = answer.content.unwrap_or(Value::Null);
-                validate(&schema, &content)
-                    .map(Outcome::Accepted)
-                    .map_err(ElicitError::InvalidAnswer)
-            }
-            ElicitationAction::Decline => Ok(Outcome::Declined),
-            _ => Ok(Outcome::Cancelled),
-        }
+        Outcome::of(&answer.action).try_map(|()| {
+            let schema = serde_json::to_value(&self.schema)
+                .map_err(|e| ElicitError::Schema(e.to_string()))?;
+            let content = answer.content.unwrap_or(Value::Null);
+            validate(&schema, &content).map_err(ElicitError::InvalidAnswer)
+        })
     }
 
     /// The index chosen in an accepted answer to a [`Form::choose`] form.
@@ -146,6 +140,45 @@ pub enum Outcome<T> {
     Declined,
     /// The user aborted the whole tool call.
     Cancelled,
+}
+
+impl Outcome<()> {
+    /// What the user did, from an answer's action alone (an accepted
+    /// answer's content is the caller's to check). An action newer than
+    /// this crate counts as cancelled: it changes nothing.
+    pub(crate) fn of(action: &ElicitationAction) -> Self {
+        match action {
+            ElicitationAction::Accept => Self::Accepted(()),
+            ElicitationAction::Decline => Self::Declined,
+            _ => Self::Cancelled,
+        }
+    }
+}
+
+impl Outcome<Map<String, Value>> {
+    /// The outcome of a [`Form::confirm`] form: only an explicit "yes" is
+    /// `Accepted`; an accepted "no" counts as `Declined`.
+    pub fn into_confirmation(self) -> Outcome<()> {
+        match self {
+            Self::Accepted(answer) if Form::confirmed(&answer) => Outcome::Accepted(()),
+            Self::Accepted(_) | Self::Declined => Outcome::Declined,
+            Self::Cancelled => Outcome::Cancelled,
+        }
+    }
+
+    /// The outcome of a [`Form::choose`] form among `options` options: the
+    /// index chosen.
+    ///
+    /// # Errors
+    ///
+    /// [`ElicitError::InvalidAnswer`] when the answer names no option.
+    pub fn into_choice(self, options: usize) -> Result<Outcome<usize>, ElicitError> {
+        self.try_map(|answer| {
+            Form::chosen(&answer)
+                .filter(|&i| i < options)
+                .ok_or_else(|| ElicitError::InvalidAnswer("no valid choice".into()))
+        })
+    }
 }
 
 impl<T> Outcome<T> {
@@ -319,7 +352,7 @@ impl Elicitor {
 
     /// Whether the client declared form elicitation, whatever the revision:
     /// on 2026-07-28, where forms travel as input requests
-    /// ([`form_request`](super::form_request)), this is the check to make.
+    /// ([`form_request`](crate::form_request)), this is the check to make.
     pub fn accepts_form_inputs(&self) -> bool {
         let declared = self
             .capabilities
@@ -384,13 +417,7 @@ impl Elicitor {
         options: &[S],
     ) -> Result<Outcome<usize>, ElicitError> {
         let form = Form::choose(message, options)?;
-        self.ask(&form).await?.try_map(|content| {
-            content[CHOICE]
-                .as_str()
-                .and_then(|id| id.parse::<usize>().ok())
-                .filter(|&i| i < options.len())
-                .ok_or_else(|| ElicitError::InvalidAnswer("no valid choice".into()))
-        })
+        self.ask(&form).await?.into_choice(options.len())
     }
 
     /// Asks the user to confirm a destructive `action`. Only an explicit
@@ -405,12 +432,6 @@ impl Elicitor {
         action: impl Into<String>,
     ) -> Result<Outcome<()>, ElicitError> {
         let form = Form::confirm(message, action);
-        Ok(match self.ask(&form).await? {
-            Outcome::Accepted(content) if content[CONFIRM] == Value::Bool(true) => {
-                Outcome::Accepted(())
-            }
-            Outcome::Accepted(_) | Outcome::Declined => Outcome::Declined,
-            Outcome::Cancelled => Outcome::Cancelled,
-        })
+        Ok(self.ask(&form).await?.into_confirmation())
     }
 }

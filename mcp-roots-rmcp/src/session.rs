@@ -4,11 +4,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use mcp_roots::{Error, ErrorKind, Operation, Roots, RootsBuilder, Snapshot};
 use rmcp::{Peer, RoleServer};
 use tokio::sync::{Mutex, watch};
 
-use super::legacy::{self, ClientRoot};
-use crate::{Error, ErrorKind, Operation, Roots, RootsBuilder, Snapshot};
+use crate::answer::Answer;
+use crate::blocking::{blocking, run_blocking};
+use crate::legacy;
 
 /// How long a tool call waits for the client's first `roots/list` answer.
 pub const DEFAULT_FIRST_ANSWER_WAIT: Duration = Duration::from_secs(5);
@@ -21,7 +23,7 @@ pub const DEFAULT_LIST_TIMEOUT: Duration = Duration::from_secs(10);
 /// roots would authorise client B) and forward two notifications to it:
 ///
 /// ```no_run
-/// use mcp_roots::mcp::SessionRoots;
+/// use mcp_roots_rmcp::SessionRoots;
 /// use rmcp::{RoleServer, ServerHandler, service::NotificationContext};
 ///
 /// #[derive(Clone)]
@@ -111,7 +113,7 @@ impl SessionRoots {
             Some(info) if legacy::declares_roots(&info.capabilities) => self.relist(peer).await,
             Some(info) => {
                 tracing::info!(
-                    client = %info.client_info.name,
+                    client = %crate::answer::escaped(&info.client_info.name),
                     "client did not declare roots: the server's policy applies (its ceiling, or nothing)"
                 );
                 self.install(0, Answer::Undeclared).await;
@@ -145,17 +147,7 @@ impl SessionRoots {
         F: FnOnce(&Snapshot<'_>) -> Result<T, Error> + Send + 'static,
     {
         self.ready().await?;
-        let roots = self.inner.roots.clone();
-        match tokio::task::spawn_blocking(move || work(&roots.load())).await {
-            Ok(result) => result,
-            Err(join) if join.is_panic() => {
-                tracing::error!(error = %join, "file work panicked");
-                Err(Error::new(ErrorKind::Io, Operation::Use, "")
-                    .with_detail("the server's file work failed"))
-            }
-            Err(_) => Err(Error::new(ErrorKind::Io, Operation::Use, "")
-                .with_detail("the runtime is shutting down")),
-        }
+        run_blocking(&self.inner.roots, work).await
     }
 
     /// Waits (bounded) until the first answer, or the policy, is installed,
@@ -205,7 +197,7 @@ impl SessionRoots {
                 match legacy::list_roots(peer, inner.list_timeout).await {
                     Ok(roots) => self.install(wanted, Answer::Listed(roots)).await,
                     Err(err) => {
-                        tracing::warn!(request = wanted, error = %err, "roots/list failed; keeping the current roots")
+                        tracing::warn!(request = wanted, error = %crate::answer::escaped(&err.to_string()), "roots/list failed; keeping the current roots")
                     }
                 }
                 inner.served.store(wanted, Ordering::SeqCst);
@@ -223,16 +215,8 @@ impl SessionRoots {
     /// Installs an answer (request number `request`), off the async threads.
     async fn install(&self, request: u64, answer: Answer) {
         let roots = self.inner.roots.clone();
-        let uris: Vec<String> = match &answer {
-            Answer::Listed(listed) => listed.iter().map(|r| escaped(&r.uri)).collect(),
-            Answer::Undeclared => Vec::new(),
-        };
-        let installed = tokio::task::spawn_blocking(move || match answer {
-            Answer::Listed(listed) => roots.replace_list(legacy::root_list(listed)),
-            Answer::Undeclared => roots.replace_undeclared(),
-        })
-        .await;
-        match installed {
+        let uris = answer.uris_for_log();
+        match blocking(move || answer.install(&roots)).await {
             Ok(report) => {
                 tracing::info!(
                     request,
@@ -243,20 +227,7 @@ impl SessionRoots {
                 );
                 self.inner.ready.send_replace(Some(report.generation()));
             }
-            Err(join) => tracing::error!(request, error = %join, "installing roots failed"),
+            Err(err) => tracing::error!(request, error = %err, "installing roots failed"),
         }
     }
-}
-
-/// What a client said about its roots.
-enum Answer {
-    /// A `roots/list` answer (possibly empty: nothing is shared).
-    Listed(Vec<ClientRoot>),
-    /// The client does not declare the roots capability.
-    Undeclared,
-}
-
-/// A client-supplied string for a log line, with control characters escaped.
-fn escaped(untrusted: &str) -> String {
-    untrusted.escape_debug().to_string()
 }

@@ -47,17 +47,6 @@ fn client_roots(answer: rmcp::model::ListRootsResult) -> Vec<ClientRoot> {
         .collect()
 }
 
-/// The client's roots as a root list (names kept), not yet opened: the
-/// session's policy judges and opens them.
-pub(crate) fn root_list(roots: Vec<ClientRoot>) -> crate::RootSetBuilder {
-    roots
-        .into_iter()
-        .fold(crate::RootSet::builder(), |b, root| match root.name {
-            Some(name) => b.named_root(name, root.uri),
-            None => b.root(root.uri),
-        })
-}
-
 /// A `roots/list` carried in an input-required result (2026-07-28).
 pub(crate) fn roots_input_request() -> rmcp::model::InputRequest {
     rmcp::model::InputRequest::ListRoots(rmcp::model::ListRootsRequest::default())

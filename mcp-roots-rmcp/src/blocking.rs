@@ -1,0 +1,46 @@
+//! File work on tokio's blocking pool: the one place where a task that did
+//! not finish becomes an [`Error`].
+
+use mcp_roots::{Error, ErrorKind, Operation, Roots, Snapshot};
+
+/// Runs blocking `work` on tokio's blocking pool.
+///
+/// # Errors
+///
+/// `io` if `work` panicked (the panic is logged; the tool call still gets
+/// an answer) or if the runtime is shutting down.
+pub(crate) async fn blocking<T, F>(work: F) -> Result<T, Error>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    tokio::task::spawn_blocking(work).await.map_err(|join| {
+        let detail = if join.is_panic() {
+            tracing::error!(error = %join, "file work panicked");
+            "the server's file work failed"
+        } else {
+            "the runtime is shutting down"
+        };
+        Error::new(ErrorKind::Io, Operation::Use, "").with_detail(detail)
+    })
+}
+
+/// Runs blocking file work against the current set of `roots` (one
+/// [`Roots::load`] for the whole of `work`), on tokio's blocking pool. For
+/// roots that are not a session's, such as the request-scoped ones of
+/// [`SessionRoots::request_roots`](crate::SessionRoots::request_roots);
+/// a session's go through [`SessionRoots::run`](crate::SessionRoots::run),
+/// which also waits for the client's first answer.
+///
+/// # Errors
+///
+/// `io` if `work` panicked (logged) or the runtime is shutting down;
+/// whatever `work` returns.
+pub async fn run_blocking<T, F>(roots: &Roots, work: F) -> Result<T, Error>
+where
+    T: Send + 'static,
+    F: FnOnce(&Snapshot<'_>) -> Result<T, Error> + Send + 'static,
+{
+    let roots = roots.clone();
+    blocking(move || work(&roots.load())).await?
+}

@@ -1,0 +1,132 @@
+//! One session's client and the server it talks to: a server in this
+//! process over an in-memory pipe, or a server binary started as a child
+//! process and spoken to over its stdin and stdout (the transport a desktop
+//! client uses). Scripts take a [`Connection`] and run the same way on both.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use rmcp::service::{ClientServiceExt, RunningService};
+use rmcp::{ClientLifecycleMode, RoleServer, ServerHandler};
+use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::task::JoinHandle;
+
+use crate::ScriptedClient;
+use crate::session::{BoxError, Client, connect, connect_modern};
+
+/// How long a child may take to exit once its stdin is closed.
+const EXIT_WAIT: Duration = Duration::from_secs(5);
+
+/// One session's client, and the server (of type `S` when in process) it
+/// talks to.
+#[derive(Debug)]
+pub struct Connection<S: ServerHandler> {
+    /// The client's side: call tools and send notifications through it.
+    pub client: Client,
+    server: Serving<S>,
+}
+
+#[derive(Debug)]
+enum Serving<S: ServerHandler> {
+    InProcess(RunningService<RoleServer, S>),
+    /// rmcp's 2026-07-28 `serve` returns only after the first request
+    /// other than `server/discover`.
+    Starting(JoinHandle<Result<RunningService<RoleServer, S>, BoxError>>),
+    Child(Child),
+}
+
+impl<S: ServerHandler> Connection<S> {
+    /// `server` in this process, on the 2025-11-25 lifecycle (or what
+    /// `script` speaks): `initialize`, then the server may list the roots.
+    ///
+    /// # Errors
+    ///
+    /// Either side fails to initialise.
+    pub async fn in_process(server: S, script: ScriptedClient) -> Result<Self, BoxError> {
+        let (server, client) = connect(server, script).await?;
+        Ok(Self {
+            client,
+            server: Serving::InProcess(server),
+        })
+    }
+
+    /// `server` in this process, on the 2026-07-28 lifecycle
+    /// (`server/discover`, no `initialize`); `script` should speak 2026-07-28.
+    ///
+    /// # Errors
+    ///
+    /// Discovery fails.
+    pub async fn in_process_modern(server: S, script: ScriptedClient) -> Result<Self, BoxError> {
+        let (pending, client) = connect_modern(server, script).await?;
+        let pending = tokio::spawn(async move { pending.await?.map_err(BoxError::from) });
+        Ok(Self {
+            client,
+            server: Serving::Starting(pending),
+        })
+    }
+
+    /// The server binary `program`, started with `args` as a child and
+    /// spoken to over stdio, on `lifecycle` (`Initialize`, or
+    /// [`modern_lifecycle`](crate::modern_lifecycle) for 2026-07-28).
+    ///
+    /// # Errors
+    ///
+    /// The child cannot start, or the session fails to initialise.
+    pub async fn spawn(
+        program: &Path,
+        args: &[String],
+        script: ScriptedClient,
+        lifecycle: ClientLifecycleMode,
+    ) -> Result<Self, BoxError> {
+        let (child, io) = child(program, args)?;
+        let client = script.serve_with_lifecycle(io, lifecycle).await?;
+        Ok(Self {
+            client,
+            server: Serving::Child(child),
+        })
+    }
+
+    /// Ends the session: the client closes its side, then the server stops
+    /// (a child sees the end of its stdin and exits). Whether the server
+    /// ended cleanly (a child: exit status 0 within five seconds).
+    pub async fn close(self) -> bool {
+        let _ = self.client.cancel().await;
+        match self.server {
+            Serving::InProcess(server) => server.cancel().await.is_ok(),
+            Serving::Starting(pending) => match pending.await {
+                Ok(Ok(server)) => server.cancel().await.is_ok(),
+                _ => false,
+            },
+            Serving::Child(mut child) => {
+                match tokio::time::timeout(EXIT_WAIT, child.wait()).await {
+                    Ok(Ok(status)) => status.success(),
+                    _ => {
+                        let _ = child.kill().await;
+                        false
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Starts `program` with piped stdin and stdout; its stderr is dropped
+/// unless `MCP_SCRIPT_STDERR` is set.
+fn child(program: &Path, args: &[String]) -> Result<(Child, (ChildStdout, ChildStdin)), BoxError> {
+    let stderr = match std::env::var_os("MCP_SCRIPT_STDERR") {
+        Some(_) => Stdio::inherit(),
+        None => Stdio::null(),
+    };
+    let mut child = tokio::process::Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|err| format!("cannot start {}: {err}", program.display()))?;
+    let stdout = child.stdout.take().ok_or("the child has no stdout")?;
+    let stdin = child.stdin.take().ok_or("the child has no stdin")?;
+    Ok((child, (stdout, stdin)))
+}
