@@ -4,6 +4,8 @@
 use std::fmt;
 use std::io;
 
+use crate::sys::{self, OsReason};
+
 /// Why an operation was refused or failed.
 ///
 /// Each kind has one stable [`reason`](ErrorKind::reason) string that a
@@ -426,7 +428,17 @@ impl fmt::Display for Escaped<'_> {
 /// resolution on Windows) is a `PermissionDenied` without an OS error code.
 pub(crate) fn classify(err: &io::Error) -> ErrorKind {
     match err.raw_os_error() {
-        Some(code) => crate::sys::classify_errno(code),
+        Some(code) => match sys::os_reason(code) {
+            OsReason::CrossDevice => ErrorKind::OutsideRoots,
+            OsReason::Loop => ErrorKind::SymlinkLoop,
+            OsReason::NotADirectory => ErrorKind::NotADirectory,
+            OsReason::NotFound => ErrorKind::NotFound,
+            OsReason::Exists => ErrorKind::AlreadyExists,
+            OsReason::Denied => ErrorKind::PermissionDenied,
+            OsReason::NotRegular => ErrorKind::NotARegularFile,
+            OsReason::NameTooLong => ErrorKind::InvalidPath,
+            OsReason::Other => ErrorKind::Io,
+        },
         None if err.kind() == io::ErrorKind::PermissionDenied => ErrorKind::OutsideRoots,
         None => ErrorKind::Io,
     }

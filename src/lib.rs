@@ -38,51 +38,27 @@
 //! and other Unix systems use the library's own component-by-component
 //! resolution, with the same answers; Windows compiles but rejects every root.
 
-mod atomic;
-mod builder;
-mod ceiling;
-mod departed;
+// The layers, bottom first: each imports only from its own and the ones
+// below (tests/layers.rs checks it; ARCHITECTURE.md describes them).
 mod error;
-mod handle;
-mod hardening;
-mod input;
 mod live;
-mod lookup;
-mod mutate;
 mod ops;
 mod options;
-mod policy;
-mod read_dir;
-mod registry;
-mod rescan;
+mod parse;
 mod root;
-mod root_set;
-mod scoped;
 pub mod semantics;
-mod snapshot;
+mod set;
 mod sys;
-mod target;
-mod uri;
-mod walk;
 #[cfg(feature = "watch")]
 mod watch;
 
-pub use builder::{RESERVED_DESCRIPTORS, RootSetBuilder};
 pub use error::{Error, ErrorKind, Operation};
-pub use handle::TrackedFile;
-pub use hardening::{HardLinks, MountPoints, Symlinks};
-pub use input::parse_input;
-pub use live::{EmptyRoots, RootIdentity, Roots, RootsBuilder};
-pub use mutate::Overwrite;
-pub use options::{Create, OpenOptions};
-pub use read_dir::{DirEntry, FileType, ReadDir};
-pub use rescan::{RescanReport, Revoked};
-pub use root::{Root, RootId};
-pub use root_set::{Rejected, RootSet};
-pub use scoped::ScopedPath;
-pub use snapshot::Snapshot;
-pub use target::Target;
-pub use walk::{Walk, WalkEntry, WalkLimits};
+pub use live::{RescanReport, Revoked, RootIdentity, Roots, RootsBuilder, Snapshot, TrackedFile};
+pub use ops::{DirEntry, FileType, ReadDir, Walk, WalkEntry, WalkLimits};
+pub use options::{Create, HardLinks, MountPoints, OpenOptions, Overwrite, Symlinks};
+pub use parse::parse_input;
+pub use root::{Root, RootId, ScopedPath};
+pub use set::{EmptyRoots, RESERVED_DESCRIPTORS, Rejected, RootSet, RootSetBuilder, Target};
 #[cfg(feature = "watch")]
 pub use watch::{ScopeEvent, WatchGuard};
 

@@ -11,8 +11,8 @@ use cap_std::fs::Dir;
 use rustix::fs::{AtFlags, Mode, OFlags, ResolveFlags, StatxFlags, makedev, openat2, statx};
 use rustix::io::Errno;
 
-use super::{How, Identity, portable};
-use crate::hardening::{MountPoints, Symlinks};
+use super::{How, Identity, resolver};
+use crate::options::hardening::{MountPoints, Symlinks};
 
 /// How many times to retry `openat2` when it reports `EAGAIN` (a concurrent
 /// rename somewhere on the system) before giving up with an error.
@@ -32,7 +32,7 @@ static OPENAT2_MISSING: AtomicBool = AtomicBool::new(false);
 /// portable resolution's, with the same answers.
 pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> {
     if OPENAT2_MISSING.load(Ordering::Relaxed) {
-        return portable::open_beneath(dir, rel, how);
+        return resolver::open_beneath(dir, rel, how);
     }
     let mut resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
     if how.hardening.symlinks == Symlinks::Refuse {
@@ -47,7 +47,7 @@ pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> 
             Err(Errno::AGAIN | Errno::INTR) => continue,
             Err(Errno::NOSYS) => {
                 OPENAT2_MISSING.store(true, Ordering::Relaxed);
-                return portable::open_beneath(dir, rel, how);
+                return resolver::open_beneath(dir, rel, how);
             }
             Err(errno) => return Err(errno.into()),
         }
@@ -174,4 +174,9 @@ fn decimal(mut n: u32, buf: &mut [u8; 20]) -> &str {
         }
     }
     std::str::from_utf8(&buf[at..]).unwrap_or("")
+}
+
+/// The physical path of an open root directory, from `/proc/self/fd`.
+pub(crate) fn resolved_path(dir: &Dir, _given: &str) -> io::Result<PathBuf> {
+    fd_path(dir)
 }

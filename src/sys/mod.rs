@@ -15,38 +15,39 @@
 //! - Windows: the crate compiles, but roots are rejected (`io`): the
 //!   semantics have not been written or tested for Windows paths.
 
-use crate::ErrorKind;
-
 #[cfg(target_os = "linux")]
 mod linux;
-#[cfg(not(unix))]
-mod other;
+#[cfg(not(target_os = "linux"))]
 mod portable;
 #[cfg(unix)]
 mod resolver;
 #[cfg(unix)]
 mod unix;
-
 #[cfg(not(unix))]
-pub(crate) use other::{
-    NAME_MAX, PATH_MAX, link_count, lstat_at, mkdir_at, rename_at, set_mode, unlink_at,
-};
+mod unsupported;
+
+// Each function is chosen once, here.
+#[cfg(target_os = "linux")]
+pub(crate) use linux::{FdPaths, ancestors, fd_path, open_beneath, placement, resolved_path};
+#[cfg(not(target_os = "linux"))]
+pub(crate) use portable::{FdPaths, ancestors, fd_path, placement, resolved_path};
+#[cfg(all(unix, not(target_os = "linux")))]
+pub(crate) use resolver::open_beneath;
 #[cfg(unix)]
 pub(crate) use unix::{
-    NAME_MAX, PATH_MAX, link_count, lstat_at, mkdir_at, rename_at, set_mode, unlink_at,
+    NAME_MAX, PATH_MAX, identity, identity_of_path, is_cross_device, kind_of, link_count, lstat_at,
+    mkdir_at, nofile_limit, open_descriptors, os_reason, out_of_descriptors, rename_at, set_mode,
+    unlink_at,
+};
+#[cfg(not(unix))]
+pub(crate) use unsupported::{
+    NAME_MAX, PATH_MAX, identity, identity_of_path, is_cross_device, kind_of, link_count, lstat_at,
+    mkdir_at, nofile_limit, open_beneath, open_descriptors, os_reason, out_of_descriptors,
+    rename_at, set_mode, unlink_at,
 };
 
-#[cfg(target_os = "linux")]
-pub(crate) use linux::{FdPaths, ancestors, fd_path, open_beneath, placement};
-#[cfg(not(target_os = "linux"))]
-pub(crate) use portable::{FdPaths, ancestors, fd_path, open_beneath, placement};
-pub(crate) use portable::{
-    Identity, Kind, identity, identity_of_path, kind_of, nofile_limit, open_descriptors,
-    out_of_descriptors,
-};
-
-use crate::hardening::Hardening;
 use crate::options::Create;
+use crate::options::hardening::Hardening;
 
 /// What a single open asks of the kernel.
 #[derive(Clone, Copy, Debug, Default)]
@@ -165,7 +166,41 @@ const LOCATION: rustix::fs::OFlags = rustix::fs::OFlags::CLOEXEC
     .union(rustix::fs::OFlags::NONBLOCK)
     .union(rustix::fs::OFlags::RDONLY);
 
-/// Maps an OS error code to a reason.
-pub(crate) fn classify_errno(code: i32) -> ErrorKind {
-    portable::classify_errno(code)
+/// What an open descriptor refers to, as far as the checks care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    File,
+    Dir,
+    Special,
+}
+
+/// Device and inode of an open file: the identity a root is pinned to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Identity {
+    pub(crate) dev: u64,
+    pub(crate) ino: u64,
+}
+
+/// What an OS error code means for the checks (the error layer maps it to
+/// a reason).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OsReason {
+    /// `EXDEV`: a beneath-resolution led outside, or a mount was crossed.
+    CrossDevice,
+    /// `ELOOP`.
+    Loop,
+    /// `ENOTDIR`.
+    NotADirectory,
+    /// `ENOENT`.
+    NotFound,
+    /// `EEXIST`.
+    Exists,
+    /// `EACCES`, `EPERM`.
+    Denied,
+    /// `ENXIO`, `EISDIR`: not a regular file.
+    NotRegular,
+    /// `ENAMETOOLONG`.
+    NameTooLong,
+    /// Anything else.
+    Other,
 }

@@ -1,6 +1,7 @@
-//! Unix: the `*at` calls that act on one name in an already-open directory.
-//! The directory was opened beneath a root, and a single plain name cannot
-//! lead out of it.
+//! Unix (Linux included): the `*at` calls that act on one name in an
+//! already-open directory (opened beneath a root, so a single plain name
+//! cannot lead out of it), identities, the errno table, descriptor limits
+//! and link counts.
 
 use std::fs::File;
 use std::io;
@@ -8,7 +9,7 @@ use std::os::fd::AsFd;
 
 use rustix::fs::{AtFlags, FileType, Mode, RawMode};
 
-use super::{Identity, Kind, Stat};
+use super::{Identity, Kind, OsReason, Stat};
 
 /// The longest path the kernel takes, counting its terminating NUL: a path
 /// of `PATH_MAX` bytes or more fails with `ENAMETOOLONG`.
@@ -101,4 +102,73 @@ pub(crate) fn set_mode(file: &File, mode: u32) -> io::Result<()> {
 
 pub(crate) fn link_count(file: &File) -> io::Result<u64> {
     Ok(rustix::fs::fstat(file)?.st_nlink as u64)
+}
+
+/// The type of an open file, from one `fstat`.
+pub(crate) fn kind_of(file: &File) -> io::Result<Kind> {
+    use rustix::fs::FileType;
+    Ok(
+        match FileType::from_raw_mode(rustix::fs::fstat(file)?.st_mode) {
+            FileType::RegularFile => Kind::File,
+            FileType::Directory => Kind::Dir,
+            _ => Kind::Special,
+        },
+    )
+}
+
+/// The identity of an open file or directory.
+pub(crate) fn identity(file: &impl std::os::fd::AsFd) -> io::Result<Identity> {
+    let stat = rustix::fs::fstat(file)?;
+    Ok(Identity {
+        dev: stat.st_dev as u64,
+        ino: stat.st_ino as u64,
+    })
+}
+
+/// The identity of the directory a path names now (following symlinks).
+pub(crate) fn identity_of_path(path: &str) -> io::Result<Identity> {
+    let stat = rustix::fs::stat(path)?;
+    Ok(Identity {
+        dev: stat.st_dev as u64,
+        ino: stat.st_ino as u64,
+    })
+}
+
+pub(crate) fn os_reason(code: i32) -> OsReason {
+    use rustix::io::Errno;
+    match Errno::from_raw_os_error(code) {
+        Errno::XDEV => OsReason::CrossDevice,
+        Errno::LOOP => OsReason::Loop,
+        Errno::NOTDIR => OsReason::NotADirectory,
+        Errno::NOENT => OsReason::NotFound,
+        Errno::EXIST => OsReason::Exists,
+        Errno::ACCESS | Errno::PERM => OsReason::Denied,
+        Errno::NXIO | Errno::ISDIR => OsReason::NotRegular,
+        Errno::NAMETOOLONG => OsReason::NameTooLong,
+        _ => OsReason::Other,
+    }
+}
+
+/// The soft `RLIMIT_NOFILE`, where it can be told.
+pub(crate) fn nofile_limit() -> Option<u64> {
+    rustix::process::getrlimit(rustix::process::Resource::Nofile).current
+}
+
+/// The number of descriptors open in this process (0 where it cannot be
+/// told).
+pub(crate) fn open_descriptors() -> u64 {
+    std::fs::read_dir("/proc/self/fd")
+        .or_else(|_| std::fs::read_dir("/dev/fd"))
+        .map(|entries| entries.count() as u64)
+        .unwrap_or(0)
+}
+
+/// Whether an open failed because the process has no descriptor left.
+pub(crate) fn out_of_descriptors(error: &io::Error) -> bool {
+    error.raw_os_error() == Some(rustix::io::Errno::MFILE.raw_os_error())
+}
+
+/// Whether `error` is `EXDEV` (two file systems, for a rename).
+pub(crate) fn is_cross_device(error: &io::Error) -> bool {
+    error.raw_os_error() == Some(rustix::io::Errno::XDEV.raw_os_error())
 }

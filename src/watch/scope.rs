@@ -19,7 +19,8 @@ use std::path::{Component, Path, PathBuf};
 
 use notify::event::{EventKind, ModifyKind};
 
-use crate::sys::{self, Identity};
+use crate::sys;
+use crate::sys::Identity;
 
 /// What one notify event means for the watcher.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

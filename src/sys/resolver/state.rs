@@ -9,7 +9,7 @@ use super::components::{self, Component};
 use super::link;
 use super::mount::{self, Mount};
 use super::open::{self, Found, Last};
-use crate::hardening::{MountPoints, Symlinks};
+use crate::options::hardening::{MountPoints, Symlinks};
 use crate::sys::How;
 
 /// How many symlinks one resolution may follow, as Linux's `MAXSYMLINKS`:

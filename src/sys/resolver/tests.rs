@@ -12,8 +12,8 @@ use std::os::unix::fs::symlink;
 use cap_std::fs::Dir;
 use rustix::fs::{Mode, OFlags, ResolveFlags};
 
-use crate::hardening::{Hardening, MountPoints, Symlinks};
 use crate::options::Create;
+use crate::options::hardening::{Hardening, MountPoints, Symlinks};
 use crate::sys::{Access, How};
 
 /// What an open gave, comparably.

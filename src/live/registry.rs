@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
-use crate::handle::HandleInner;
+use crate::live::tracked::HandleInner;
 use crate::root::RootId;
 
 /// Shards per registry (a power of two; the low bits of a handle id).
@@ -34,8 +34,8 @@ struct Shard {
     version: AtomicU64,
 }
 
-type Buckets = HashMap<RootId, Bucket, crate::lookup::FastState>;
-type Bucket = HashMap<u64, Weak<HandleInner>, crate::lookup::FastState>;
+type Buckets = HashMap<RootId, Bucket, crate::set::index::FastState>;
+type Bucket = HashMap<u64, Weak<HandleInner>, crate::set::index::FastState>;
 
 impl Default for Registry {
     fn default() -> Self {
@@ -119,7 +119,7 @@ impl Registry {
 
     /// The roots that have handles.
     pub(crate) fn roots(&self) -> Vec<RootId> {
-        let mut roots: HashSet<RootId, crate::lookup::FastState> = HashSet::default();
+        let mut roots: HashSet<RootId, crate::set::index::FastState> = HashSet::default();
         for shard in &self.shards {
             roots.extend(lock(shard).keys());
         }

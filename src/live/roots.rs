@@ -2,38 +2,26 @@
 //! [`RootSet`] behind an `ArcSwap`, applies the server's policy inside every
 //! [`replace`](Roots::replace), and re-checks the files it handed out.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use arc_swap::ArcSwap;
 
-use crate::builder::RootSetBuilder;
 use crate::error::Escaped;
-use crate::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
-use crate::policy::Policy;
-use crate::registry::Registry;
-use crate::rescan::{self, Fate, RescanReport};
+use crate::error::{Error, ErrorKind, Operation};
+use crate::live::changes::Changes;
+use crate::live::registry::Registry;
+use crate::live::report::RescanReport;
+use crate::live::revocation;
+use crate::live::revocation::Fate;
+use crate::live::revocation::departed;
+use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
 use crate::root::Root;
-use crate::root_set::Rejected;
-use crate::snapshot::Snapshot;
+use crate::set::RootSet;
+use crate::set::builder::RootSetBuilder;
+use crate::set::policy::EmptyRoots;
+use crate::set::policy::Policy;
+use crate::set::root_set::Rejected;
 use crate::sys::FdPaths;
-use crate::{Error, ErrorKind, Operation, RootSet, departed};
-
-/// What a client that does not declare the roots capability is served
-/// (see [`Roots::replace_undeclared`]).
-///
-/// A client that *does* declare roots and answers with an empty list shares
-/// nothing, whatever this says: a removal never grants more than before it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum EmptyRoots {
-    /// Nothing: operations fail with `no_roots` (the default).
-    #[default]
-    DenyAll,
-    /// The operator ceiling, whole (nothing if there is no ceiling), with
-    /// the policy's hardening.
-    Ceiling,
-}
 
 /// What a root is, over time (DESIGN.md semantics 10).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -135,7 +123,7 @@ impl RootsBuilder {
                 _identity: self.identity,
                 current: ArcSwap::from_pointee(installed),
                 registry: Registry::default(),
-                changes: AtomicU64::new(0),
+                changes: Changes::default(),
                 writer: Mutex::new(Vec::new()),
             }),
         }
@@ -175,29 +163,21 @@ pub struct Roots {
 pub(crate) struct Inner {
     policy: Policy,
     _identity: RootIdentity,
-    current: ArcSwap<Installed>,
+    pub(crate) current: ArcSwap<Installed>,
     pub(crate) registry: Registry,
-    /// Bumped by every replace (by 1) and rescan (by [`RESCAN`]), after
-    /// the swap and before the handles are checked: an open that saw an
-    /// older value re-checks its handle.
-    changes: AtomicU64,
+    /// Counts every replace and rescan, after the swap and before the
+    /// handles are checked: an open that saw an older count re-checks its
+    /// handle.
+    pub(crate) changes: Changes,
     /// Serialises `replace` and `rescan`, and holds the sets they replaced
     /// until no snapshot uses them, so that the writer frees them rather
     /// than a reader dropping the last snapshot.
     writer: Mutex<Vec<Arc<Installed>>>,
 }
 
-/// What a rescan adds to [`Inner::changes`] (a replace adds 1).
-pub(crate) const RESCAN: u64 = 1 << 32;
-
 impl Inner {
     pub(crate) fn installed(&self) -> Arc<Installed> {
         self.current.load_full()
-    }
-
-    /// The replaces and rescans so far (see [`Inner::changes`]).
-    pub(crate) fn changes(&self) -> u64 {
-        self.changes.load(Ordering::SeqCst)
     }
 
     /// For each tracked handle: its root's physical directory and the
@@ -264,7 +244,7 @@ impl Installed {
 
     /// The URI of a pinned root, present or gone.
     #[cfg_attr(not(feature = "watch"), allow(dead_code))]
-    pub(crate) fn uri_of(&self, id: crate::RootId) -> Option<String> {
+    pub(crate) fn uri_of(&self, id: crate::root::RootId) -> Option<String> {
         self.pinned
             .iter()
             .find(|pin| pin.root.id == id)
@@ -287,18 +267,6 @@ impl Roots {
     /// A builder for the server's policy.
     pub fn builder() -> RootsBuilder {
         RootsBuilder::default()
-    }
-
-    /// One consistent view for one request: a lock-free load of the current
-    /// set. Files it opens are tracked.
-    pub fn load(&self) -> Snapshot<'_> {
-        // The counter first: a set loaded after it is at least as new.
-        let changes = self.inner.changes();
-        Snapshot {
-            roots: self,
-            installed: self.inner.current.load_full(),
-            changes,
-        }
     }
 
     /// Installs the client's new root list: applies the ceiling and the
@@ -386,7 +354,7 @@ impl Roots {
             ..RescanReport::default()
         };
         let before = self.inner.current.swap(installed.clone());
-        self.inner.changes.fetch_add(1, Ordering::SeqCst);
+        self.inner.changes.replaced();
         let mut judge = departed::Judge::new(&installed.set);
         let mut paths = FdPaths::batch();
         for root in self.inner.registry.roots() {
@@ -462,7 +430,7 @@ impl Roots {
             old
         };
         report.generation = installed.generation;
-        self.inner.changes.fetch_add(RESCAN, Ordering::SeqCst);
+        self.inner.changes.rescanned();
         let mut paths = FdPaths::batch();
         for root in self.inner.registry.roots() {
             self.settle_bucket(root, Fate::Locate, &installed.set, &mut paths, &mut report);
@@ -538,14 +506,14 @@ impl Roots {
 
     fn settle_bucket(
         &self,
-        root: crate::RootId,
+        root: crate::root::RootId,
         fate: Fate,
         set: &RootSet,
         paths: &mut FdPaths,
         report: &mut RescanReport,
     ) {
         let handles = self.inner.registry.take(root);
-        rescan::settle_taken(handles, fate, set, &self.inner.registry, paths, report);
+        revocation::settle_taken(handles, fate, set, &self.inner.registry, paths, report);
     }
 
     fn lock_writer(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Installed>>> {
@@ -606,7 +574,7 @@ impl Pin {
     }
 }
 
-fn gone(installed: &Installed) -> Vec<crate::RootId> {
+fn gone(installed: &Installed) -> Vec<crate::root::RootId> {
     installed
         .pinned
         .iter()

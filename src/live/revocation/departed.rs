@@ -20,10 +20,11 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use crate::lookup::FastState;
-use crate::rescan::Fate;
+use crate::live::revocation::Fate;
 use crate::root::{Root, RootId};
-use crate::{RootSet, sys};
+use crate::set::RootSet;
+use crate::set::index::FastState;
+use crate::sys;
 
 /// Decides for the departed roots of one `replace` into `set`.
 #[derive(Debug)]

@@ -6,10 +6,12 @@ use std::fs::{File, Metadata};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::live::Inner;
+use crate::error::{Error, ErrorKind, Operation};
+use crate::live::roots::Inner;
+use crate::ops;
 use crate::root::RootId;
-use crate::scoped::ScopedPath;
-use crate::{Error, ErrorKind, Operation, ops, sys};
+use crate::root::ScopedPath;
+use crate::sys;
 
 /// The shared part of a tracked handle: the registry holds it weakly.
 #[derive(Debug)]
@@ -116,12 +118,12 @@ impl TrackedFile {
         };
         // A deleted file keeps a descriptor path ending in " (deleted)",
         // which a real name could also end with: ask the link count.
-        if file.metadata().is_ok_and(|m| nlink(&m) == 0) {
+        if sys::link_count(file).is_ok_and(|n| n == 0) {
             return Err(self
                 .error(ErrorKind::NotFound, op)
                 .with_detail("the file was deleted"));
         }
-        let rel = ops::physical_rel(root, file, op, &self.handle.opened_as)
+        let rel = ops::open::physical_rel(root, file, op, &self.handle.opened_as)
             .map_err(|_| self.error(ErrorKind::ScopeLost, op))?;
         Ok(ScopedPath::new(root.id, root.path.clone(), rel))
     }
@@ -215,33 +217,4 @@ impl fmt::Debug for TrackedFile {
             .field("revoked", &state.revoked)
             .finish()
     }
-}
-
-/// Where an open file lies now, by its descriptor: the root containing it in
-/// `set`, or `None` if it lies beneath none. A deleted file stays with
-/// `current` if that root is still in the set. Fails closed: a descriptor
-/// that cannot be located is out of scope.
-pub(crate) fn locate(
-    file: &File,
-    set: &crate::RootSet,
-    current: RootId,
-    paths: &mut sys::FdPaths,
-) -> Option<RootId> {
-    let path = paths.path(file).ok()?;
-    let path = path.to_str()?;
-    if let Some((root, _)) = set.locate_physical(path) {
-        return Some(root.id);
-    }
-    let deleted = path.ends_with(" (deleted)") && file.metadata().is_ok_and(|m| nlink(&m) == 0);
-    (deleted && set.root_by_id(current).is_some()).then_some(current)
-}
-
-#[cfg(unix)]
-fn nlink(meta: &Metadata) -> u64 {
-    std::os::unix::fs::MetadataExt::nlink(meta)
-}
-
-#[cfg(not(unix))]
-fn nlink(_meta: &Metadata) -> u64 {
-    1
 }

@@ -15,12 +15,14 @@ use std::io::{self, Write};
 
 use cap_std::fs::Dir;
 
-use crate::mutate::{Leaf, Overwrite};
-use crate::ops::refuse_dir_demand;
+use crate::error::{Error, ErrorKind, Operation};
+use crate::ops::mutate::Leaf;
+use crate::ops::open::refuse_dir_demand;
 use crate::options::Create;
-use crate::sys::{self, Access, How, Kind};
-use crate::target::Selected;
-use crate::{Error, ErrorKind, Operation};
+use crate::options::Overwrite;
+use crate::root::Selected;
+use crate::sys;
+use crate::sys::{Access, How, Kind};
 
 /// The mode bits a replacement keeps: permissions only, never set-user-ID,
 /// set-group-ID or sticky.
@@ -65,7 +67,7 @@ pub(crate) fn write_atomic(sel: &Selected, data: &[u8]) -> Result<(), Error> {
 pub(crate) fn copy(from: &Selected, to: &Selected) -> Result<u64, Error> {
     let op = Operation::Copy;
     let how = How::default();
-    let mut source = crate::ops::open_file(from, &how, op)?;
+    let mut source = crate::ops::open::open_file(from, &how, op)?;
     refuse_dir_demand(to, op, ErrorKind::AlreadyExists)?;
     let leaf = Leaf::open(to, op)?;
     let mut copied = 0;

@@ -5,17 +5,20 @@ use std::collections::HashMap;
 use std::fs::{File, Metadata};
 use std::sync::Arc;
 
-use crate::builder::RootSetBuilder;
 use crate::error::traced;
-use crate::lookup::PathIndex;
-use crate::mutate::{self, Overwrite};
+use crate::error::{Error, ErrorKind, Operation};
+use crate::ops;
+use crate::ops::atomic;
+use crate::ops::mutate;
+use crate::ops::open::Plan;
+use crate::ops::read_dir::ReadDir;
+use crate::ops::walk::{Walk, WalkLimits};
+use crate::options::Overwrite;
 use crate::options::{Create, OpenOptions};
-use crate::read_dir::ReadDir;
+use crate::root::ScopedPath;
 use crate::root::{Root, RootId};
-use crate::scoped::ScopedPath;
-use crate::target::Target;
-use crate::walk::{Walk, WalkLimits};
-use crate::{Error, ErrorKind, Operation, atomic, ops};
+use crate::set::Target;
+use crate::set::index::PathIndex;
 
 /// The roots a client consented to, each open and pinned; immutable.
 ///
@@ -129,24 +132,6 @@ impl RootSet {
         }
     }
 
-    /// A builder, for named roots.
-    pub fn builder() -> RootSetBuilder {
-        RootSetBuilder::new()
-    }
-
-    /// Builds a set from root URIs (or absolute paths); never fails: roots
-    /// that grant nothing are in [`rejected`](Self::rejected).
-    pub fn from_uris<I>(client_uris: I) -> Self
-    where
-        I: IntoIterator,
-        I::Item: Into<String>,
-    {
-        client_uris
-            .into_iter()
-            .fold(RootSetBuilder::new(), RootSetBuilder::root)
-            .build()
-    }
-
     /// The accepted roots, in the client's order.
     pub fn roots(&self) -> &[Arc<Root>] {
         &self.roots
@@ -214,7 +199,9 @@ impl RootSet {
         Some((&self.roots[i], rest))
     }
 
-    pub(crate) fn root_by_id(&self, id: RootId) -> Option<&Root> {
+    /// The accepted root with identity `id`, if the set has one (a
+    /// [`ScopedPath`]'s root, or a [`TrackedFile`](crate::TrackedFile)'s).
+    pub fn root_by_id(&self, id: RootId) -> Option<&Root> {
         self.by_id.get(&id).map(|&i| &*self.roots[i])
     }
 
@@ -275,7 +262,7 @@ impl RootSet {
         options: OpenOptions,
     ) -> Result<File, Error> {
         let op = options.operation();
-        traced(|| ops::open_file(&target.select(self, op)?, &options.how(), op))
+        traced(|| ops::open::open_file(&target.select(self, op)?, &options.how(), op))
     }
 
     /// Lists a directory (following a symlink that stays inside the root).
@@ -284,7 +271,7 @@ impl RootSet {
     ///
     /// As [`open`](Self::open); `not_a_directory` for a file.
     pub fn read_dir<T: Target + ?Sized>(&self, target: &T) -> Result<ReadDir, Error> {
-        traced(|| ops::read_dir(&target.select(self, Operation::ReadDir)?))
+        traced(|| ops::open::read_dir(&target.select(self, Operation::ReadDir)?))
     }
 
     /// Metadata of a file or directory, following symlinks beneath the root.
@@ -293,7 +280,7 @@ impl RootSet {
     ///
     /// As [`open`](Self::open).
     pub fn metadata<T: Target + ?Sized>(&self, target: &T) -> Result<Metadata, Error> {
-        traced(|| ops::metadata(&target.select(self, Operation::Metadata)?))
+        traced(|| ops::open::metadata(&target.select(self, Operation::Metadata)?))
     }
 
     /// The root and physical path below it that `target` names now; a
@@ -308,7 +295,7 @@ impl RootSet {
     /// Linux reads the physical path from `/proc/self/fd`; elsewhere this
     /// fails with `io` (unsupported).
     pub fn resolve<T: Target + ?Sized>(&self, target: &T) -> Result<ScopedPath, Error> {
-        traced(|| ops::resolve(&target.select(self, Operation::Resolve)?))
+        traced(|| ops::open::resolve(&target.select(self, Operation::Resolve)?))
     }
 
     /// Creates a directory; its parent must exist.
@@ -433,6 +420,6 @@ impl RootSet {
     /// As [`read_dir`](Self::read_dir) for the start; the iterator yields
     /// errors for directories it cannot enter.
     pub fn walk<T: Target + ?Sized>(&self, target: &T, limits: WalkLimits) -> Result<Walk, Error> {
-        traced(|| ops::walk(&target.select(self, Operation::Walk)?, limits))
+        traced(|| ops::open::walk(&target.select(self, Operation::Walk)?, limits))
     }
 }

@@ -16,10 +16,12 @@
 
 use cap_std::fs::Dir;
 
-use crate::ops::{open_raw, refuse_dir_demand};
-use crate::sys::{self, How, Identity, Kind, Stat};
-use crate::target::Selected;
-use crate::{Error, ErrorKind, Operation};
+use crate::error::{Error, ErrorKind, Operation};
+use crate::ops::open::{open_raw, refuse_dir_demand};
+use crate::options::Overwrite;
+use crate::root::Selected;
+use crate::sys;
+use crate::sys::{How, Identity, Kind, Stat};
 
 /// The last component of a selected path, in its parent directory opened
 /// beneath the root.
@@ -231,18 +233,6 @@ fn remove(sel: &Selected, kind: Kind) -> Result<(), Error> {
     sys::unlink_at(&leaf.parent, leaf.given, kind).map_err(|e| Error::from_os(e, op, sel.input))
 }
 
-/// Whether a rename may replace an existing destination.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Overwrite {
-    /// Refuse an existing destination, atomically (`RENAME_NOREPLACE`):
-    /// `already_exists`. The default.
-    #[default]
-    Refuse,
-    /// Replace an existing destination.
-    Replace,
-}
-
 /// Renames `from` to `to`, both beneath roots (possibly two roots on the
 /// same file system). A trailing `/` on either end requires the source to
 /// be a directory (the kernel's rule); neither end may be a root of the set.
@@ -272,7 +262,7 @@ pub(crate) fn rename(from: &Selected, to: &Selected, overwrite: Overwrite) -> Re
         replace,
     )
     .map_err(|e| {
-        if e.raw_os_error() == Some(EXDEV) {
+        if sys::is_cross_device(&e) {
             // Here EXDEV means two file systems, not an escape.
             Error::with_source(ErrorKind::Io, e, op, from.input)
                 .with_detail("source and destination are on different file systems")
@@ -281,8 +271,3 @@ pub(crate) fn rename(from: &Selected, to: &Selected, overwrite: Overwrite) -> Re
         }
     })
 }
-
-#[cfg(unix)]
-const EXDEV: i32 = rustix::io::Errno::XDEV.raw_os_error();
-#[cfg(not(unix))]
-const EXDEV: i32 = 17; // ERROR_NOT_SAME_DEVICE

@@ -5,16 +5,21 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use crate::error::trace_denial;
-use crate::handle::{HandleInner, TrackedFile};
-use crate::live::{Installed, RESCAN, Roots};
-use crate::mutate::Overwrite;
+use crate::error::{Error, ErrorKind, Operation};
+use crate::live::changes::{Seen, Since};
+use crate::live::report::RescanReport;
+use crate::live::revocation;
+use crate::live::roots::{Installed, Roots};
+use crate::live::tracked::{HandleInner, TrackedFile};
+use crate::ops;
+use crate::ops::open::Plan;
+use crate::ops::read_dir::ReadDir;
+use crate::ops::walk::{Walk, WalkLimits};
+use crate::options::Overwrite;
 use crate::options::{Create, OpenOptions};
-use crate::read_dir::ReadDir;
-use crate::rescan::{self, RescanReport};
-use crate::scoped::ScopedPath;
-use crate::target::Target;
-use crate::walk::{Walk, WalkLimits};
-use crate::{Error, ErrorKind, Operation, RootSet, ops};
+use crate::root::ScopedPath;
+use crate::set::RootSet;
+use crate::set::Target;
 use std::fs::Metadata;
 
 /// One request's view of the roots. Its file-returning operations (`open`,
@@ -39,7 +44,7 @@ use std::fs::Metadata;
 pub struct Snapshot<'r> {
     pub(crate) roots: &'r Roots,
     pub(crate) installed: Arc<Installed>,
-    pub(crate) changes: u64,
+    pub(crate) changes: Seen,
 }
 
 impl Snapshot<'_> {
@@ -86,7 +91,7 @@ impl Snapshot<'_> {
         let op = options.operation();
         let set = self.installed.set();
         let selected = target.select(set, op).inspect_err(trace_denial)?;
-        let file = ops::open_file(&selected, &options.how(), op).inspect_err(trace_denial)?;
+        let file = ops::open::open_file(&selected, &options.how(), op).inspect_err(trace_denial)?;
         let inner = self.roots.inner_arc();
         let registry = &inner.registry;
         let handle = Arc::new(HandleInner::new(
@@ -96,22 +101,23 @@ impl Snapshot<'_> {
             file,
         ));
         registry.register(selected.root.id, handle.id, Arc::downgrade(&handle));
-        let changes = inner.changes();
-        if changes != self.changes
-            && (changes / RESCAN != self.changes / RESCAN
-                || inner
-                    .installed()
-                    .set()
-                    .root_by_id(selected.root.id)
-                    .is_none())
-        {
+        let recheck = match inner.changes.seen().since(self.changes) {
+            Since::Nothing => false,
+            Since::Rescanned => true,
+            Since::Replaced => inner
+                .installed()
+                .set()
+                .root_by_id(selected.root.id)
+                .is_none(),
+        };
+        if recheck {
             // A rescan ran since this snapshot was taken, or a replace that
             // removed the handle's root, and may have missed this handle
             // (it registered after the registry was read): check it against
             // the current set. Had only replaces that kept its root run,
             // none of them had to look at it.
             let mut report = RescanReport::default();
-            rescan::check(&handle, inner.installed().set(), registry, &mut report);
+            revocation::check(&handle, inner.installed().set(), registry, &mut report);
             if !report.revoked.is_empty() {
                 return Err(Error::new(ErrorKind::ScopeLost, op, selected.input));
             }
@@ -128,7 +134,7 @@ impl Snapshot<'_> {
     /// replaced or rescanned.
     fn in_scope<T: Target + ?Sized>(&self, target: &T, op: Operation) -> Result<(), Error> {
         let inner = self.roots.inner_arc();
-        if inner.changes() == self.changes {
+        if inner.changes.seen().since(self.changes) == Since::Nothing {
             return Ok(());
         }
         let Ok(selected) = target.select(self.installed.set(), op) else {
@@ -281,6 +287,21 @@ impl Snapshot<'_> {
         self.in_scope(from, Operation::Copy)?;
         self.in_scope(to, Operation::Copy)?;
         self.set().copy(from, to)
+    }
+}
+
+impl Roots {
+    /// One consistent view for one request: a lock-free load of the current
+    /// set. Files it opens are tracked.
+    pub fn load(&self) -> Snapshot<'_> {
+        let inner = self.inner_arc();
+        // The counter first: a set loaded after it is at least as new.
+        let changes = inner.changes.seen();
+        Snapshot {
+            roots: self,
+            installed: inner.current.load_full(),
+            changes,
+        }
     }
 }
 

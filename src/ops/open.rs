@@ -5,15 +5,16 @@
 
 use std::fs::{File, Metadata};
 
-use crate::hardening::HardLinks;
-use crate::options::Create;
-use crate::read_dir::ReadDir;
+use crate::error::{Error, ErrorKind, Operation};
+use crate::ops::read_dir::ReadDir;
+use crate::ops::walk::{Walk, WalkLimits};
+use crate::options::hardening::HardLinks;
+use crate::options::{Create, OpenOptions};
 use crate::root::Root;
-use crate::scoped::ScopedPath;
-use crate::sys::{self, How, Kind};
-use crate::target::Selected;
-use crate::walk::{Walk, WalkLimits};
-use crate::{Error, ErrorKind, Operation};
+use crate::root::ScopedPath;
+use crate::root::Selected;
+use crate::sys;
+use crate::sys::{Access, How, Kind};
 
 /// Opens `rel` beneath the selected root, adding the root's hardening.
 pub(crate) fn open_raw(sel: &Selected, rel: &str, how: How, op: Operation) -> Result<File, Error> {
@@ -198,4 +199,37 @@ pub(crate) fn walk(sel: &Selected, limits: WalkLimits) -> Result<Walk, Error> {
         prefix,
         limits,
     )
+}
+
+/// What an [`OpenOptions`] asks of the kernel, and the operation it is.
+pub(crate) trait Plan {
+    /// The operation, for errors.
+    fn operation(&self) -> Operation;
+    /// The open, for the platform layer.
+    fn how(&self) -> How;
+}
+
+impl Plan for OpenOptions {
+    fn operation(&self) -> Operation {
+        match self.create {
+            Create::No => Operation::Open,
+            Create::New | Create::OrOpen => Operation::Create,
+        }
+    }
+
+    fn how(&self) -> How {
+        let write = self.write || self.append || self.truncate || self.create != Create::No;
+        let access = match (self.read, write) {
+            (_, false) => Access::Read,
+            (false, true) => Access::Write,
+            (true, true) => Access::ReadWrite,
+        };
+        How {
+            access,
+            append: self.append,
+            truncate: self.truncate,
+            create: self.create,
+            ..How::default()
+        }
+    }
 }

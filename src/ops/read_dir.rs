@@ -6,7 +6,7 @@ use std::fmt;
 use std::fs::File;
 use std::io;
 
-use crate::{Error, Operation};
+use crate::error::{Error, Operation};
 
 /// The type of a directory entry, as the directory reports it (a symlink is
 /// a symlink: listings do not follow links).

@@ -3,8 +3,9 @@
 
 use std::borrow::Cow;
 
-use crate::{Error, ErrorKind, Operation};
-use crate::{sys, uri};
+use crate::error::{Error, ErrorKind, Operation};
+use crate::parse::uri;
+use crate::sys;
 
 /// The absolute path an untrusted input names, exactly as every operation
 /// reads it: a `file:` URI is parsed strictly (escapes decoded once, dot

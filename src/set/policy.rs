@@ -6,12 +6,12 @@
 
 use std::sync::Arc;
 
-use crate::builder::{ByPath, RootSetBuilder};
-use crate::ceiling::Ceiling;
-use crate::hardening::Hardening;
-use crate::live::EmptyRoots;
-use crate::root_set::Rejected;
-use crate::{Error, Operation, RootSet};
+use crate::error::{Error, Operation};
+use crate::options::hardening::Hardening;
+use crate::set::RootSet;
+use crate::set::builder::{ByPath, RootSetBuilder};
+use crate::set::ceiling::Ceiling;
+use crate::set::root_set::Rejected;
 
 /// The policy of one [`Roots`](crate::Roots), fixed when it is built.
 #[derive(Debug)]
@@ -78,4 +78,20 @@ impl Policy {
             _ => RootSet::assemble(Vec::new(), Vec::new()),
         }
     }
+}
+
+/// What a client that does not declare the roots capability is served
+/// (see [`Roots::replace_undeclared`](crate::Roots::replace_undeclared)).
+///
+/// A client that *does* declare roots and answers with an empty list shares
+/// nothing, whatever this says: a removal never grants more than before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EmptyRoots {
+    /// Nothing: operations fail with `no_roots` (the default).
+    #[default]
+    DenyAll,
+    /// The operator ceiling, whole (nothing if there is no ceiling), with
+    /// the policy's hardening.
+    Ceiling,
 }

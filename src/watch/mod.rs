@@ -60,10 +60,11 @@ use arc_swap::ArcSwap;
 use notify::event::{EventKind, ModifyKind};
 use notify::{RecommendedWatcher, RecursiveMode, Watcher};
 
-use crate::live::{Inner, Installed};
-use crate::rescan::RescanReport;
+use crate::error::{Error, ErrorKind, Operation};
+use crate::live::Roots;
+use crate::live::report::RescanReport;
+use crate::live::roots::{Inner, Installed};
 use crate::root::RootId;
-use crate::{Error, ErrorKind, Operation, Roots};
 use scope::{Relevance, Scope, Wanted};
 
 /// How often the watcher looks for new handles or a new root set.

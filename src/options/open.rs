@@ -1,7 +1,5 @@
 //! [`OpenOptions`]: how `open_with` opens a file beneath a root.
 
-use crate::sys::{Access, How};
-
 /// Whether an open may create the file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -30,11 +28,11 @@ pub enum Create {
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OpenOptions {
-    read: bool,
-    write: bool,
-    append: bool,
-    truncate: bool,
-    create: Create,
+    pub(crate) read: bool,
+    pub(crate) write: bool,
+    pub(crate) append: bool,
+    pub(crate) truncate: bool,
+    pub(crate) create: Create,
 }
 
 impl OpenOptions {
@@ -75,28 +73,5 @@ impl OpenOptions {
     pub fn create(mut self, create: Create) -> Self {
         self.create = create;
         self
-    }
-
-    pub(crate) fn operation(&self) -> crate::Operation {
-        match self.create {
-            Create::No => crate::Operation::Open,
-            Create::New | Create::OrOpen => crate::Operation::Create,
-        }
-    }
-
-    pub(crate) fn how(&self) -> How {
-        let write = self.write || self.append || self.truncate || self.create != Create::No;
-        let access = match (self.read, write) {
-            (_, false) => Access::Read,
-            (false, true) => Access::Write,
-            (true, true) => Access::ReadWrite,
-        };
-        How {
-            access,
-            append: self.append,
-            truncate: self.truncate,
-            create: self.create,
-            ..How::default()
-        }
     }
 }

@@ -1,19 +1,13 @@
 //! One accepted root: its forms, its identity and its directory handle.
 
 use std::fmt;
-use std::fs::{File, Metadata};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use cap_std::fs::Dir;
 
-use crate::hardening::Hardening;
-use crate::options::{Create, OpenOptions};
-use crate::read_dir::ReadDir;
-use crate::scoped::ScopedPath;
+use crate::options::hardening::Hardening;
 use crate::sys::{How, Identity};
-use crate::target::Selected;
-use crate::{Error, Operation, ops};
 
 /// The identity of a root: the directory (device and inode) its path named
 /// when the set was built. Two roots naming the same directory share it, and
@@ -130,7 +124,7 @@ impl Root {
 
     /// This root at a new physical path.
     fn relocated(&self, resolved: PathBuf) -> std::io::Result<Self> {
-        let resolved_key = resolved.to_str().and_then(crate::lookup::clean_key);
+        let resolved_key = resolved.to_str().and_then(crate::parse::lexical::clean_key);
         let mut moved = self.duplicate(self.name(), self.hardening)?;
         moved.keys[1] = resolved_key.map(Into::into);
         moved.resolved = resolved;
@@ -167,66 +161,6 @@ impl Root {
         }
         let hardening = self.hardening.stricter(floor);
         self.duplicate(self.name(), hardening).map(Arc::new)
-    }
-
-    /// Opens `rel` (relative to this root) read-only; see
-    /// [`RootSet::open`](crate::RootSet::open).
-    ///
-    /// # Errors
-    ///
-    /// As `RootSet::open`; an absolute `rel` or one leaving the root is
-    /// `outside_roots`.
-    pub fn open(&self, rel: &str) -> Result<File, Error> {
-        self.open_with(rel, OpenOptions::new())
-    }
-
-    /// Creates the new file `rel`; see
-    /// [`RootSet::create_new`](crate::RootSet::create_new).
-    ///
-    /// # Errors
-    ///
-    /// As `RootSet::create_new`.
-    pub fn create_new(&self, rel: &str) -> Result<File, Error> {
-        self.open_with(rel, OpenOptions::new().read(false).create(Create::New))
-    }
-
-    /// Opens `rel` with `options`; see
-    /// [`RootSet::open_with`](crate::RootSet::open_with).
-    ///
-    /// # Errors
-    ///
-    /// As `RootSet::open_with`.
-    pub fn open_with(&self, rel: &str, options: OpenOptions) -> Result<File, Error> {
-        let op = options.operation();
-        ops::open_file(&Selected::relative(self, rel, op)?, &options.how(), op)
-    }
-
-    /// Lists the directory `rel`; see
-    /// [`RootSet::read_dir`](crate::RootSet::read_dir).
-    ///
-    /// # Errors
-    ///
-    /// As `RootSet::read_dir`.
-    pub fn read_dir(&self, rel: &str) -> Result<ReadDir, Error> {
-        ops::read_dir(&Selected::relative(self, rel, Operation::ReadDir)?)
-    }
-
-    /// Metadata of `rel`; see [`RootSet::metadata`](crate::RootSet::metadata).
-    ///
-    /// # Errors
-    ///
-    /// As `RootSet::metadata`.
-    pub fn metadata(&self, rel: &str) -> Result<Metadata, Error> {
-        ops::metadata(&Selected::relative(self, rel, Operation::Metadata)?)
-    }
-
-    /// Resolves `rel`; see [`RootSet::resolve`](crate::RootSet::resolve).
-    ///
-    /// # Errors
-    ///
-    /// As `RootSet::resolve`.
-    pub fn resolve(&self, rel: &str) -> Result<ScopedPath, Error> {
-        ops::resolve(&Selected::relative(self, rel, Operation::Resolve)?)
     }
 }
 

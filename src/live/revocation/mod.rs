@@ -1,63 +1,24 @@
-//! Re-checking tracked handles against a root set, and what a check found.
+//! What happens to the files handed out when the roots change: the fate
+//! of each tracked handle on [`replace`](crate::Roots::replace) (decided
+//! once per departed root, [`departed`]) and on
+//! [`rescan`](crate::Roots::rescan) (each handle located from its
+//! descriptor, [`locate`]), and how a handle is settled: kept, moved to the
+//! root that contains it now, or revoked (descriptor closed, `scope_lost`).
 
 use std::fs::File;
 use std::sync::Arc;
 
+pub(crate) mod departed;
+pub(crate) mod locate;
+
+use crate::error::ErrorKind;
 use crate::error::Escaped;
-use crate::handle::{self, HandleInner, HandleState};
-use crate::registry::Registry;
+use crate::live::registry::Registry;
+use crate::live::report::{RescanReport, Revoked};
+use crate::live::tracked::{HandleInner, HandleState};
 use crate::root::RootId;
+use crate::set::RootSet;
 use crate::sys::FdPaths;
-use crate::{ErrorKind, RootSet};
-
-/// A handle that lost its scope and was closed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Revoked {
-    /// The root it was beneath.
-    pub root: RootId,
-    /// The path below that root it was opened as.
-    pub path: String,
-    /// Why (`scope_lost`).
-    pub reason: ErrorKind,
-}
-
-/// What a [`replace`](crate::Roots::replace) or
-/// [`rescan`](crate::Roots::rescan) did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RescanReport {
-    pub(crate) generation: u64,
-    pub(crate) revoked: Vec<Revoked>,
-    pub(crate) kept: usize,
-    pub(crate) roots_gone: Vec<RootId>,
-    pub(crate) roots_back: Vec<RootId>,
-}
-
-impl RescanReport {
-    /// The generation of the set installed afterwards.
-    pub fn generation(&self) -> u64 {
-        self.generation
-    }
-
-    /// The handles that were revoked.
-    pub fn revoked(&self) -> &[Revoked] {
-        &self.revoked
-    }
-
-    /// How many checked handles were kept.
-    pub fn kept(&self) -> usize {
-        self.kept
-    }
-
-    /// Roots whose path stopped naming their pinned directory.
-    pub fn roots_gone(&self) -> &[RootId] {
-        &self.roots_gone
-    }
-
-    /// Roots whose pinned directory is at their path again.
-    pub fn roots_back(&self) -> &[RootId] {
-        &self.roots_back
-    }
-}
 
 /// Checks one registered handle against `set` under its lock, locating it
 /// from its descriptor: keeps it (registered under the root that contains
@@ -73,7 +34,7 @@ pub(crate) fn check(
         return;
     };
     let old = state.root;
-    let now = handle::locate(file, set, old, &mut FdPaths::single());
+    let now = locate::locate(file, set, old, &mut FdPaths::single());
     if now != Some(old) {
         registry.unregister(old, handle.id);
     }
@@ -112,7 +73,7 @@ pub(crate) fn settle_taken(
         let now = match fate {
             Fate::KeepUnder(root) => Some(root),
             Fate::Revoke => None,
-            Fate::Locate => handle::locate(file, set, state.root, paths),
+            Fate::Locate => locate::locate(file, set, state.root, paths),
         };
         settle(handle, &mut state, now, registry, report);
     }

@@ -7,12 +7,13 @@ use std::sync::Arc;
 
 use cap_std::fs::Dir;
 
-use crate::hardening::Hardening;
-use crate::read_dir::{DirEntry, FileType};
+use crate::error::{Error, Operation};
+use crate::ops::read_dir::{DirEntry, FileType};
+use crate::options::hardening::Hardening;
+use crate::root::ScopedPath;
 use crate::root::{Root, RootId};
-use crate::scoped::ScopedPath;
-use crate::sys::{self, How};
-use crate::{Error, Operation};
+use crate::sys;
+use crate::sys::How;
 
 /// Limits for [`RootSet::walk`](crate::RootSet::walk). Each bounds the
 /// work a walk does, not only what it yields: `max_entries` counts every

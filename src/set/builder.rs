@@ -2,17 +2,19 @@
 //! [`RootSet`], opening and pinning each root once.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
-use crate::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
-use crate::lookup::{FastState, clean_key};
+use crate::error::{Error, ErrorKind, Operation};
+use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
+use crate::parse::input;
+use crate::parse::lexical::clean_key;
 use crate::root::{Anchor, Root, RootId};
-use crate::root_set::{Rejected, RootSet};
-use crate::{Error, ErrorKind, Operation, input, sys};
+use crate::set::index::FastState;
+use crate::set::root_set::{Rejected, RootSet};
+use crate::sys;
 
 /// Descriptors kept free for the server's own files when roots are opened.
 pub const RESERVED_DESCRIPTORS: u64 = 64;
@@ -281,7 +283,7 @@ pub(crate) fn root_at(
 ) -> Result<Root, Error> {
     let os_fail = |err| Error::from_os(err, Operation::AddRoot, uri);
     let id = RootId(sys::identity(&dir).map_err(os_fail)?);
-    let resolved = resolved_path(&dir, path, id).map_err(os_fail)?;
+    let resolved = sys::resolved_path(&dir, path).map_err(os_fail)?;
     let given_key = clean_key(path);
     let display = given_key
         .clone()
@@ -301,22 +303,23 @@ pub(crate) fn root_at(
     })
 }
 
-/// The physical path of an open root directory.
-#[cfg(target_os = "linux")]
-fn resolved_path(dir: &Dir, _given: &str, _id: RootId) -> std::io::Result<PathBuf> {
-    sys::fd_path(dir)
-}
-
-/// The physical path of an open root directory: `canonicalize`, then a check
-/// that it names the directory that was opened.
-#[cfg(not(target_os = "linux"))]
-fn resolved_path(_dir: &Dir, given: &str, id: RootId) -> std::io::Result<PathBuf> {
-    let resolved = std::fs::canonicalize(given)?;
-    let again = Dir::open_ambient_dir(&resolved, ambient_authority())?;
-    if sys::identity(&again)? != id.0 {
-        return Err(std::io::Error::other(
-            "root changed while it was being opened",
-        ));
+/// Building a set: the entry points on [`RootSet`] itself.
+impl RootSet {
+    /// A builder, for named roots.
+    pub fn builder() -> RootSetBuilder {
+        RootSetBuilder::new()
     }
-    Ok(resolved)
+
+    /// Builds a set from root URIs (or absolute paths); never fails: roots
+    /// that grant nothing are in [`rejected`](Self::rejected).
+    pub fn from_uris<I>(client_uris: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        client_uris
+            .into_iter()
+            .fold(RootSetBuilder::new(), RootSetBuilder::root)
+            .build()
+    }
 }

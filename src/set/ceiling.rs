@@ -19,12 +19,14 @@ use std::path::Path;
 
 use cap_std::fs::Dir;
 
-use crate::builder::{Admission, root_at};
-use crate::hardening::Hardening;
-use crate::lookup::clean_key;
+use crate::error::{Error, ErrorKind, Operation};
+use crate::options::hardening::Hardening;
+use crate::parse::lexical::clean_key;
 use crate::root::{Anchor, Root};
-use crate::sys::{self, Access, How};
-use crate::{Error, ErrorKind, Operation, RootSet};
+use crate::set::RootSet;
+use crate::set::builder::{Admission, root_at};
+use crate::sys;
+use crate::sys::{Access, How};
 
 /// Client roots admitted beneath the operator's ceiling directories.
 pub(crate) struct Ceiling<'c> {

@@ -1,0 +1,19 @@
+//! The live boundary of one session: [`Roots`] (the installed set behind
+//! an `ArcSwap`, the policy applied inside every replace), the request's
+//! [`Snapshot`], the [`TrackedFile`]s it hands out and their [`registry`],
+//! the counter of changes a late open checks against ([`changes`]), the
+//! one module that decides what happens to open files when the roots
+//! change ([`revocation`]), and what a change reports ([`report`]).
+
+pub(crate) mod changes;
+pub(crate) mod registry;
+pub(crate) mod report;
+pub(crate) mod revocation;
+pub(crate) mod roots;
+pub(crate) mod snapshot;
+pub(crate) mod tracked;
+
+pub use report::{RescanReport, Revoked};
+pub use roots::{RootIdentity, Roots, RootsBuilder};
+pub use snapshot::Snapshot;
+pub use tracked::TrackedFile;

@@ -1,0 +1,12 @@
+//! The values a caller chooses: how a file is opened ([`OpenOptions`],
+//! [`Create`]), whether a rename replaces ([`Overwrite`]), and the opt-in
+//! hardening ([`Symlinks`], [`MountPoints`], [`HardLinks`]). Plain data:
+//! this layer imports nothing from the crate.
+
+pub(crate) mod hardening;
+mod open;
+mod overwrite;
+
+pub use hardening::{HardLinks, MountPoints, Symlinks};
+pub use open::{Create, OpenOptions};
+pub use overwrite::Overwrite;

@@ -1,0 +1,98 @@
+//! [`Selected`]: a root and the path beneath it, as the kernel will see it.
+//! Choosing the root is the set's work (`set::Target`); every operation
+//! takes the result.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use crate::error::{Error, ErrorKind, Operation};
+use crate::parse::input;
+use crate::root::{Root, RootId};
+use crate::sys::Identity;
+
+/// A root and the path below it, as the kernel will see it.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Selected<'s> {
+    pub(crate) root: &'s Root,
+    /// The roots of the set the root was chosen from: no mutation may
+    /// remove, rename or replace any of them. Empty for a root's own
+    /// operations.
+    roots: &'s [Arc<Root>],
+    path: Cow<'s, str>,
+    rel_start: usize,
+    /// The input as the caller gave it, for error messages.
+    pub(crate) input: &'s str,
+}
+
+impl<'s> Selected<'s> {
+    /// The rest of `path` from `rel_start`, beneath `root`, one of `roots`.
+    pub(crate) fn beneath(
+        root: &'s Root,
+        roots: &'s [Arc<Root>],
+        path: Cow<'s, str>,
+        rel_start: usize,
+        input: &'s str,
+    ) -> Self {
+        Self {
+            root,
+            roots,
+            path,
+            rel_start,
+            input,
+        }
+    }
+
+    /// The same selection, judged among `roots` (see [`is_a_root`](Self::is_a_root)).
+    pub(crate) fn among(self, roots: &'s [Arc<Root>]) -> Self {
+        Self { roots, ..self }
+    }
+
+    /// `rel` beneath `root`, as given (for a root's own relative operations
+    /// and for a [`ScopedPath`]); its form is checked as an input's is.
+    pub(crate) fn relative(root: &'s Root, rel: &'s str, op: Operation) -> Result<Self, Error> {
+        if rel.starts_with('/') {
+            return Err(Error::new(ErrorKind::OutsideRoots, op, rel)
+                .with_detail("a root's own operations take a path relative to it"));
+        }
+        input::check_form(rel)
+            .map_err(|detail| Error::new(ErrorKind::InvalidPath, op, rel).with_detail(detail))?;
+        Ok(Self {
+            root,
+            roots: &[],
+            path: Cow::Borrowed(rel),
+            rel_start: 0,
+            input: rel,
+        })
+    }
+
+    /// The path beneath the root: `.` for the root itself, never absolute.
+    pub(crate) fn rel(&self) -> &str {
+        relative(&self.path[self.rel_start..])
+    }
+
+    /// Whether the path demands a directory, as the kernel reads it: it
+    /// ends with `/`, or its last component is `.` or `..` (DESIGN.md
+    /// semantics 3). A file operation on such a path is refused.
+    pub(crate) fn demands_dir(&self) -> bool {
+        let rel = self.rel();
+        let trimmed = rel.trim_end_matches('/');
+        let last = trimmed.rsplit('/').next().unwrap_or(trimmed);
+        trimmed.len() != rel.len() || matches!(last, "." | "..")
+    }
+
+    /// Whether `id` is the identity of a root of the set the root was
+    /// chosen from (or of the root itself).
+    pub(crate) fn is_a_root(&self, id: Identity) -> bool {
+        let id = RootId(id);
+        id == self.root.id || self.roots.iter().any(|root| root.id == id)
+    }
+}
+
+/// The remainder after a root prefix without its leading slashes, or `.`.
+fn relative(rest: &str) -> &str {
+    match rest.trim_start_matches('/') {
+        "" => ".",
+        rel => rel,
+    }
+}

@@ -1,0 +1,18 @@
+//! Sets of roots: the immutable [`RootSet`] and its operations, its
+//! builder with the descriptor budget ([`builder`]), the path index that
+//! chooses the outermost root ([`index`]), the operator ceiling
+//! ([`ceiling`]), the server's policy ([`policy`]), and what an operation
+//! may be aimed at ([`Target`]). A set never changes once built; `live`
+//! above replaces it whole.
+
+pub(crate) mod builder;
+pub(crate) mod ceiling;
+pub(crate) mod index;
+pub(crate) mod policy;
+pub(crate) mod root_set;
+mod target;
+
+pub use builder::{RESERVED_DESCRIPTORS, RootSetBuilder};
+pub use policy::EmptyRoots;
+pub use root_set::{Rejected, RootSet};
+pub use target::Target;
