@@ -23,6 +23,19 @@ const FORGERS: [(char, &str); 7] = [
     ('\u{2029}', "\\u{2029}"),
 ];
 
+/// The tests of this file emit tracing events on several threads, one with
+/// a thread-local subscriber: tracing caches each call site's interest
+/// process-wide, so a call site first hit where no subscriber listens can be
+/// skipped later. They run one at a time, and the capture rebuilds the
+/// cache once its subscriber is in place.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 fn raw_forger(text: &str) -> Option<char> {
     text.chars()
         .find(|&c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
@@ -35,6 +48,7 @@ fn forged(base: &str, c: char) -> String {
 
 #[test]
 fn denial_events_escape_the_input() {
+    let _serial = serial();
     let tmp = tempfile::tempdir().expect("tempdir");
     let dir = tmp.path().to_str().expect("utf-8").to_owned();
     let capture = Capture::default();
@@ -50,6 +64,7 @@ fn denial_events_escape_the_input() {
         })
         .collect();
     tracing::subscriber::with_default(capture.clone(), || {
+        tracing::callsite::rebuild_interest_cache();
         let set = RootSet::from_uris([dir.as_str()]);
         for (input, _) in &inputs {
             let err = set.open(input).expect_err("refused");
@@ -78,6 +93,7 @@ fn denial_events_escape_the_input() {
 
 #[test]
 fn error_messages_escape_the_input_but_input_keeps_it() {
+    let _serial = serial();
     let tmp = tempfile::tempdir().expect("tempdir");
     let dir = tmp.path().to_str().expect("utf-8").to_owned();
     let set = RootSet::from_uris([dir.as_str()]);
@@ -107,6 +123,7 @@ fn error_messages_escape_the_input_but_input_keeps_it() {
 
 #[test]
 fn quotes_and_backslashes_cannot_fake_the_end_of_the_input() {
+    let _serial = serial();
     let set = RootSet::from_uris(["/nonexistent-root"]);
     let err = RootSet::from_uris(["/nonexistent-root"]).rejected()[0]
         .error()

@@ -17,6 +17,7 @@ fn denials_revocations_and_replacements_are_traced() {
     std::fs::write(format!("{dir}/x.txt"), "x").expect("write");
     let capture = Capture::default();
     tracing::subscriber::with_default(capture.clone(), || {
+        tracing::callsite::rebuild_interest_cache();
         let roots = Roots::default();
         roots.replace(RootSet::from_uris([dir.clone()]));
         let _held = roots.load().open(&format!("{dir}/x.txt")).expect("open");
