@@ -109,7 +109,10 @@ fn violations(files: &[Source]) -> Vec<String> {
     let mut found = Vec::new();
     for file in files {
         let outside = OUTSIDE.contains(&file.top.as_str());
-        let Some(&own) = rank.get(file.top.as_str()).or(outside.then_some(&usize::MAX)) else {
+        let Some(&own) = rank
+            .get(file.top.as_str())
+            .or(outside.then_some(&usize::MAX))
+        else {
             found.push(format!(
                 "{}: module `{}` is in no layer: add it to LAYERS (and ARCHITECTURE.md)",
                 file.path.display(),
@@ -171,7 +174,11 @@ fn modules_import_only_downward() {
     sources(&src, &src, &mut files);
     assert!(files.len() > 10, "found the sources: {}", files.len());
     let found = violations(&files);
-    assert!(found.is_empty(), "the layering is broken:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "the layering is broken:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
@@ -195,8 +202,14 @@ fn the_checker_sees_a_wrong_way_import() {
         assert_eq!(found.len(), 1, "{}: {found:?}", source.text);
     }
     let right = [
-        file("set", "use crate::ops::open;\nuse crate::{error::Error, root::Root};\n"),
-        file("live", "// crate::watch in a comment\nuse crate::set::RootSet;\n"),
+        file(
+            "set",
+            "use crate::ops::open;\nuse crate::{error::Error, root::Root};\n",
+        ),
+        file(
+            "live",
+            "// crate::watch in a comment\nuse crate::set::RootSet;\n",
+        ),
         file("sys", "#[cfg(target_os = \"linux\")]\nmod linux;\n"),
         file("ops", "#[cfg(feature = \"watch\")]\nfn f() {}\n"),
     ];

@@ -184,6 +184,7 @@ pub(crate) struct Identity {
 /// What an OS error code means for the checks (the error layer maps it to
 /// a reason).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(unix), allow(dead_code))] // Windows reports fewer of them
 pub(crate) enum OsReason {
     /// `EXDEV`: a beneath-resolution led outside, or a mount was crossed.
     CrossDevice,

@@ -84,7 +84,7 @@ pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> 
         });
     let file = dir.open_with(rel, &options)?.into_std();
     if how.directory && !file.metadata()?.is_dir() {
-        return Err(io::Error::from(io::OsReason::NotADirectory));
+        return Err(io::Error::from(io::ErrorKind::NotADirectory));
     }
     Ok(file)
 }
@@ -114,12 +114,13 @@ pub(crate) fn identity<T>(_file: &T) -> io::Result<Identity> {
     ))
 }
 
+/// What an OS error code means for the checks.
 pub(crate) fn os_reason(code: i32) -> OsReason {
     match io::Error::from_raw_os_error(code).kind() {
-        io::OsReason::NotFound => OsReason::NotFound,
-        io::OsReason::Exists => OsReason::Exists,
-        io::OsReason::Denied => OsReason::Denied,
-        io::OsReason::NotADirectory => OsReason::NotADirectory,
+        io::ErrorKind::NotFound => OsReason::NotFound,
+        io::ErrorKind::AlreadyExists => OsReason::Exists,
+        io::ErrorKind::PermissionDenied => OsReason::Denied,
+        io::ErrorKind::NotADirectory => OsReason::NotADirectory,
         io::ErrorKind::IsADirectory => OsReason::NotRegular,
         _ => OsReason::Other,
     }
