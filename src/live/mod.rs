@@ -6,6 +6,7 @@
 //! change ([`revocation`]), and what a change reports ([`report`]).
 
 pub(crate) mod changes;
+mod lock;
 pub(crate) mod registry;
 pub(crate) mod report;
 pub(crate) mod revocation;

@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
+use crate::live::lock::lock;
 use crate::live::tracked::HandleInner;
 use crate::root::RootId;
 
@@ -83,7 +84,10 @@ impl Registry {
 
     pub(crate) fn register(&self, root: RootId, id: u64, handle: Weak<HandleInner>) {
         let shard = self.shard(id);
-        lock(shard).entry(root).or_default().insert(id, handle);
+        lock(&shard.buckets)
+            .entry(root)
+            .or_default()
+            .insert(id, handle);
         shard.version.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -101,7 +105,7 @@ impl Registry {
         // takes it: a server that opens one file at a time would otherwise
         // allocate and free the table on every open.
         let shard = self.shard(id);
-        if let Some(bucket) = lock(shard).get_mut(&root) {
+        if let Some(bucket) = lock(&shard.buckets).get_mut(&root) {
             bucket.remove(&id);
         }
         shard.version.fetch_add(1, Ordering::Relaxed);
@@ -111,7 +115,7 @@ impl Registry {
     pub(crate) fn take(&self, root: RootId) -> Vec<Arc<HandleInner>> {
         let mut handles = Vec::new();
         for shard in &self.shards {
-            let bucket = lock(shard).remove(&root).unwrap_or_default();
+            let bucket = lock(&shard.buckets).remove(&root).unwrap_or_default();
             handles.extend(bucket.values().filter_map(Weak::upgrade));
         }
         handles
@@ -121,7 +125,7 @@ impl Registry {
     pub(crate) fn roots(&self) -> Vec<RootId> {
         let mut roots: HashSet<RootId, crate::set::index::FastState> = HashSet::default();
         for shard in &self.shards {
-            roots.extend(lock(shard).keys());
+            roots.extend(lock(&shard.buckets).keys());
         }
         roots.into_iter().collect()
     }
@@ -130,7 +134,7 @@ impl Registry {
     pub(crate) fn handles(&self) -> Vec<Arc<HandleInner>> {
         let mut handles = Vec::new();
         for shard in &self.shards {
-            let buckets = lock(shard);
+            let buckets = lock(&shard.buckets);
             handles.extend(
                 buckets
                     .values()
@@ -143,16 +147,12 @@ impl Registry {
 
     /// The number of registered handles.
     pub(crate) fn len(&self) -> usize {
-        let count = |shard| lock(shard).values().map(HashMap::len).sum::<usize>();
+        let count = |shard: &Shard| {
+            lock(&shard.buckets)
+                .values()
+                .map(HashMap::len)
+                .sum::<usize>()
+        };
         self.shards.iter().map(count).sum()
     }
-}
-
-fn lock(shard: &Shard) -> std::sync::MutexGuard<'_, Buckets> {
-    // A panic while holding this lock leaves the maps consistent (every
-    // operation is a single insert or remove), so poisoning is ignored.
-    shard
-        .buckets
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

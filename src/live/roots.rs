@@ -9,6 +9,7 @@ use arc_swap::ArcSwap;
 use crate::error::Escaped;
 use crate::error::{Error, ErrorKind, Operation};
 use crate::live::changes::Changes;
+use crate::live::lock::lock;
 use crate::live::registry::Registry;
 use crate::live::report::RescanReport;
 use crate::live::revocation;
@@ -517,10 +518,7 @@ impl Roots {
     }
 
     fn lock_writer(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Installed>>> {
-        self.inner
-            .writer
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.inner.writer)
     }
 }
 

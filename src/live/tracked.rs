@@ -7,6 +7,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::error::{Error, ErrorKind, Operation};
+use crate::live::lock;
 use crate::live::roots::Inner;
 use crate::ops;
 use crate::root::RootId;
@@ -49,11 +50,7 @@ impl HandleInner {
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, HandleState> {
-        // Every state change is a single assignment: a poisoned lock still
-        // holds a consistent state.
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock::lock(&self.state)
     }
 }
 

@@ -8,7 +8,7 @@ pub(crate) mod pinned;
 mod scoped;
 mod selected;
 
-pub(crate) use pinned::Anchor;
+pub(crate) use pinned::{Anchor, Keys};
 pub use pinned::{Root, RootId};
 pub use scoped::ScopedPath;
 pub(crate) use selected::Selected;

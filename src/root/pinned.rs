@@ -37,13 +37,31 @@ pub struct Root {
     pub(crate) resolved: PathBuf,
     pub(crate) dir: Dir,
     pub(crate) hardening: Hardening,
-    /// Lookup keys: the as-given path (unless it has `..`) and the resolved
-    /// path, both cleaned.
-    pub(crate) keys: [Option<Box<str>>; 2],
+    /// The paths a lookup finds the root by.
+    pub(crate) keys: Keys,
     /// For a root opened beneath an operator ceiling directory: that
     /// directory and the path below it, so that every later check of the
     /// root's path happens beneath the ceiling too.
     pub(crate) anchor: Option<Anchor>,
+}
+
+/// The cleaned paths a root is looked up by (see `set::index`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Keys {
+    /// The path as the client gave it, unless it has a `..` (which only
+    /// the disk can resolve).
+    pub(crate) given: Option<Box<str>>,
+    /// The physical path, when it is UTF-8.
+    pub(crate) resolved: Option<Box<str>>,
+}
+
+impl Keys {
+    /// Both keys that exist.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &str> {
+        [self.given.as_deref(), self.resolved.as_deref()]
+            .into_iter()
+            .flatten()
+    }
 }
 
 /// Where a root inside an operator ceiling hangs: the ceiling directory's
@@ -126,7 +144,7 @@ impl Root {
     fn relocated(&self, resolved: PathBuf) -> std::io::Result<Self> {
         let resolved_key = resolved.to_str().and_then(crate::parse::lexical::clean_key);
         let mut moved = self.duplicate(self.name(), self.hardening)?;
-        moved.keys[1] = resolved_key.map(Into::into);
+        moved.keys.resolved = resolved_key.map(Into::into);
         moved.resolved = resolved;
         Ok(moved)
     }

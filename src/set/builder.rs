@@ -11,7 +11,7 @@ use crate::error::{Error, ErrorKind, Operation};
 use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
 use crate::parse::input;
 use crate::parse::lexical::clean_key;
-use crate::root::{Anchor, Root, RootId};
+use crate::root::{Anchor, Keys, Root, RootId};
 use crate::set::index::FastState;
 use crate::set::root_set::{Rejected, RootSet};
 use crate::sys;
@@ -298,7 +298,10 @@ pub(crate) fn root_at(
         resolved,
         dir,
         hardening,
-        keys: [given_key.map(Into::into), resolved_key.map(Into::into)],
+        keys: Keys {
+            given: given_key.map(Into::into),
+            resolved: resolved_key.map(Into::into),
+        },
         anchor,
     })
 }

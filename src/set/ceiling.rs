@@ -73,11 +73,7 @@ impl Admission for Ceiling<'_> {
         let key = clean_key(path).ok_or_else(outside)?;
         let mut clipped = Vec::new();
         for ceiling in self.dirs.roots() {
-            let beneath = ceiling
-                .keys
-                .iter()
-                .flatten()
-                .any(|k| Path::new(&**k).starts_with(&key));
+            let beneath = ceiling.keys.iter().any(|k| Path::new(k).starts_with(&key));
             if beneath {
                 let root = ceiling
                     .duplicate(name, hardening)

@@ -115,10 +115,10 @@ impl RootSet {
         let mut physical = PathIndex::default();
         for (i, root) in roots.iter().enumerate() {
             by_id.entry(root.id).or_insert(i);
-            for key in root.keys.iter().flatten() {
+            for key in root.keys.iter() {
                 index.insert(key, i);
             }
-            if let Some(key) = &root.keys[1] {
+            if let Some(key) = &root.keys.resolved {
                 physical.insert(key, i);
             }
         }
@@ -181,7 +181,7 @@ impl RootSet {
     /// `root_gone` rather than `outside_roots`.
     pub(crate) fn with_gone<'a>(mut self, gone: impl Iterator<Item = &'a Arc<Root>>) -> Self {
         for (i, root) in gone.enumerate() {
-            for key in root.keys.iter().flatten() {
+            for key in root.keys.iter() {
                 self.gone.insert(key, i);
             }
         }

@@ -85,8 +85,9 @@ pub(crate) fn unknown(id: u32) -> Problem {
 }
 
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // Every change is one insertion or removal: a poisoned lock still holds
-    // a consistent table.
+    // Every lock of this server guards state changed by single insertions,
+    // removals or assignments: a poisoned lock still holds a consistent
+    // state. The server's one lock helper.
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())

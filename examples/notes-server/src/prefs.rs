@@ -3,7 +3,8 @@
 //! are the client's roots (narrowed by the operator's ceiling), and no
 //! preference can widen, narrow or replace them.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use crate::held::lock;
+use std::sync::{Arc, Mutex};
 
 /// The longest template the setup page accepts, in bytes.
 pub const MAX_TEMPLATE: usize = 16 * 1024;
@@ -72,12 +73,6 @@ impl Settings {
         }
         note
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]
