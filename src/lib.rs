@@ -24,7 +24,7 @@
 //! # Ok(()) }
 //! ```
 //!
-//! The policy (DESIGN.md "Semantics") in short: inputs are `file:` URIs or
+//! The policy ([the semantics](crate::semantics)) in short: inputs are `file:` URIs or
 //! absolute paths; URIs are decoded once and their dot segments removed as
 //! text; raw paths are taken literally and resolved by the kernel; the
 //! outermost root whose path is a component prefix is chosen; symlinks are

@@ -113,7 +113,7 @@ fn known_sequences() {
 /// Regression (a library bug, fixed; found by this file's model): a root
 /// directory moved away while a symlink at the root's path points to its new
 /// place. The path still names the pinned directory, so the root is present
-/// (DESIGN.md semantics 10). The library located files by the directory's
+/// (`mcp_roots::semantics`, section 10). The library located files by the directory's
 /// physical path at `replace` time: a handle opened through the root
 /// reported `scope_lost` from `path()`, a rescan revoked handles beneath it,
 /// and the root's new physical path was refused. A rescan now installs the

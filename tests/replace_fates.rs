@@ -1,5 +1,5 @@
-//! What a `replace` does with the handles under a root that left the set
-//! (issue 9): kept under a new root that contains the departed root's
+//! What a `replace` does with the handles under a root that left the set:
+//! kept under a new root that contains the departed root's
 //! directory, revoked when no new root contains it or lies beneath it,
 //! located one by one otherwise; never kept because of what a path says.
 

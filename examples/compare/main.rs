@@ -1,5 +1,5 @@
 //! Side-by-side costs of mcp-roots and the alternatives, as ratios from one
-//! run (issue 9; docs/PERFORMANCE.md shows and explains a run).
+//! run (docs/PERFORMANCE.md shows and explains a run).
 //!
 //! ```text
 //! cargo run --release --example compare [-- --only open,lookup] [-- --no-node]

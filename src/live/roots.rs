@@ -24,7 +24,7 @@ use crate::set::policy::Policy;
 use crate::set::root_set::Rejected;
 use crate::sys::FdPaths;
 
-/// What a root is, over time (DESIGN.md semantics 10).
+/// What a root is, over time ([semantics 10](crate::semantics#10-root-identity)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum RootIdentity {
@@ -293,7 +293,7 @@ impl Roots {
     /// [`rescan`](Self::rescan) locates every handle and catches both.
     ///
     /// The replaced set is freed by a later `replace` or `rescan` if a
-    /// [`Snapshot`] still holds it (so readers never pay for it); until
+    /// [`Snapshot`](crate::Snapshot) still holds it (so readers never pay for it); until
     /// then its root directories stay open.
     ///
     /// # Platform behavior

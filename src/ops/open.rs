@@ -64,7 +64,7 @@ pub(crate) fn open_file(sel: &Selected, how: &How, op: Operation) -> Result<File
 }
 
 /// A file operation on a path that demands a directory (a trailing `/`, or
-/// a last component `.` or `..`; DESIGN.md semantics 3) is refused before it
+/// a last component `.` or `..`; [semantics 3](crate::semantics#3-raw-paths)) is refused before it
 /// acts: as a directory (`on_dir`) when a directory is there, otherwise
 /// `not_a_directory`: such a path names no file. One look-up, only for such
 /// paths.

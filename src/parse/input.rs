@@ -1,5 +1,5 @@
 //! Classifying untrusted input: a `file:` URI, an absolute path, or an error
-//! (DESIGN.md semantics 1 and 3).
+//! ([semantics 1](crate::semantics#1-input-forms) and [semantics 3](crate::semantics#3-raw-paths)).
 
 use std::borrow::Cow;
 

@@ -1,4 +1,4 @@
-//! The strict `file:` URI parser (DESIGN.md semantics 2).
+//! The strict `file:` URI parser ([semantics 2](crate::semantics#2-uris)).
 //!
 //! It borrows the input and allocates only when an escape must be decoded or
 //! a dot segment removed. It refuses, rather than repairs, everything a

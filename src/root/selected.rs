@@ -72,8 +72,7 @@ impl<'s> Selected<'s> {
     }
 
     /// Whether the path demands a directory, as the kernel reads it: it
-    /// ends with `/`, or its last component is `.` or `..` (DESIGN.md
-    /// semantics 3). A file operation on such a path is refused.
+    /// ends with `/`, or its last component is `.` or `..` ([semantics 3](crate::semantics#3-raw-paths)). A file operation on such a path is refused.
     pub(crate) fn demands_dir(&self) -> bool {
         let rel = self.rel();
         let trimmed = rel.trim_end_matches('/');

@@ -1,6 +1,5 @@
 //! [`Roots::watch`]: noticing on disk that a root, a directory above it, or
-//! an open file's directory was moved or removed (DESIGN.md "Watching the
-//! disk").
+//! an open file's directory was moved or removed.
 //!
 //! Only what can change the answer is watched, non-recursively: each root's
 //! directory and every ancestor up to `/` (of the path the client gave and

@@ -18,7 +18,7 @@
 //!   targets, which run the library against these oracles.
 //!
 //! Only [`check`] uses the library; everything else is independent of it.
-//! The model follows the "Semantics" section of the shared `DESIGN.md`,
+//! The model follows the "Semantics" section of the crate's semantics page (`mcp_roots::semantics`),
 //! written for obvious correctness rather than speed.
 #![forbid(unsafe_code)]
 

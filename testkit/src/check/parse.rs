@@ -27,7 +27,7 @@ pub struct ParseOutcome {
 ///   and it may accept a malformed `%` escape in the query or fragment,
 ///   which it drops unread (the model refuses it);
 ///   refusal reasons are not compared (`file:a` is `invalid_uri` to one
-///   and `not_absolute` to the other, and `DESIGN.md` allows both);
+///   and `not_absolute` to the other, and the semantics page allows both);
 /// - where it and `url::Url` both accept a `file:` URI (and `url` can turn
 ///   it into a path), the two paths agree. `url` normalises what the strict
 ///   parser refuses (tabs, `\`, `%2F`), so only inputs both accept are

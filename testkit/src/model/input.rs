@@ -1,5 +1,5 @@
 //! Turning an untrusted input (a `file:` URI or a raw absolute path) into
-//! the steps the walker takes, by the rules of `DESIGN.md` ("Semantics" 1–3).
+//! the steps the walker takes, by the rules of `mcp_roots::semantics` (sections 1–3).
 //!
 //! - A raw path must start with `/`; it is taken literally (no decoding, no
 //!   lexical `..` removal), only a NUL byte is refused.
@@ -17,7 +17,7 @@
 //!   `NAME_MAX`, before anything looks at the disk.
 //!
 //! This module decides one point the documents disagree on: a segment that
-//! decodes to a `\` (`%5C`). `DESIGN.md` refuses it; the corpus allows it
+//! decodes to a `\` (`%5C`). the semantics page refuses it; the corpus allows it
 //! as a literal name but marks it `deny_acceptable`. It is accepted here
 //! and flagged as [`Parsed::lenient`], so the model says "may refuse".
 
@@ -37,7 +37,7 @@ pub struct Parsed {
 ///
 /// # Errors
 ///
-/// A reason of `DESIGN.md` (`invalid_uri`, `not_absolute`,
+/// A reason of the semantics page (`invalid_uri`, `not_absolute`,
 /// `invalid_path`) and a detail.
 pub fn parse(untrusted: &str) -> Result<Parsed, String> {
     let bytes = untrusted.as_bytes();
@@ -133,7 +133,7 @@ fn parse_uri(rest: &str) -> Result<Parsed, String> {
             ));
         }
         if decoded.contains(&b'\\') {
-            lenient = Some("a segment decodes to '\\', which DESIGN.md refuses");
+            lenient = Some("a segment decodes to '\\', which the semantics refuse");
         }
         let text = String::from_utf8(decoded)
             .map_err(|_| format!("invalid_uri: segment {raw:?} is not UTF-8"))?;

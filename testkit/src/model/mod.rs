@@ -1,7 +1,7 @@
 //! The reference model: what a conforming library must, may or must not do.
 //!
 //! [`judge`] looks at the real disk and applies the "Semantics" of
-//! `DESIGN.md`, written for obvious correctness, not speed:
+//! `mcp_roots::semantics`, written for obvious correctness, not speed:
 //!
 //! 1. The input is parsed ([`input::parse`]); roots are parsed by the same
 //!    rules and kept when they name an existing directory ([`Root`]).
@@ -30,7 +30,7 @@ use walk::{Kind, Landing, Mode, Step};
 pub enum Verdict {
     /// Every conforming library must refuse.
     Deny {
-        /// `reason: detail`, the reason named as in `DESIGN.md`'s table
+        /// `reason: detail`, the reason named as in the semantics page's table (`mcp_roots::semantics`, section 11)
         /// where one fits; informative only (a library opening beneath a
         /// root may see a different failure first).
         why: String,

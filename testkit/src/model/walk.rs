@@ -113,7 +113,7 @@ pub enum WalkError {
 }
 
 impl WalkError {
-    /// The `DESIGN.md` reason name closest to this failure.
+    /// The semantics reason name closest to this failure.
     pub fn reason(&self) -> &'static str {
         match self {
             Self::NotFound(_) => "not_found",

@@ -2,7 +2,7 @@
 //! and which opens it may serve, after each step of a plan.
 //!
 //! It reads the real disk and never uses the library. The rules, from
-//! `DESIGN.md` (semantics 10) and issue 4:
+//! the semantics page (`mcp_roots::semantics`, section 10):
 //!
 //! - A root is the directory (device, inode) its path named at `replace`;
 //!   it is *present* while its path still names that directory, which is
@@ -16,8 +16,8 @@
 //!   else revoked. A file that is nowhere in the tree (unlinked) is not
 //!   judged: from then on the handle is [`HandleState::Unknown`].
 //! - `replace` settles the handles whose bound root `R` is not among the
-//!   new set's roots (the others cost nothing, by design), once per `R`
-//!   (issue 9): if `R`'s path still names its directory and the directory
+//!   new set's roots (the others cost nothing, by design), once per `R`:
+//!   if `R`'s path still names its directory and the directory
 //!   of a new root contains `R`'s directory, they are all kept, bound to
 //!   the outermost such root, without locating them; if `R`'s path still
 //!   names its directory and no new root's directory contains it or lies
