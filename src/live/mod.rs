@@ -5,6 +5,7 @@
 //! one module that decides what happens to open files when the roots
 //! change ([`revocation`]), and what a change reports ([`report`]).
 
+pub(crate) mod builder;
 pub(crate) mod changes;
 mod lock;
 pub(crate) mod registry;
@@ -14,7 +15,8 @@ pub(crate) mod roots;
 pub(crate) mod snapshot;
 pub(crate) mod tracked;
 
+pub use builder::{RootIdentity, RootsBuilder};
 pub use report::{RescanReport, Revoked};
-pub use roots::{RootIdentity, Roots, RootsBuilder};
+pub use roots::Roots;
 pub use snapshot::Snapshot;
 pub use tracked::TrackedFile;

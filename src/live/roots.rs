@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex, Weak};
 
 use arc_swap::ArcSwap;
 
-use crate::error::Escaped;
 use crate::error::{Error, ErrorKind, Operation};
+use crate::live::builder::{RootIdentity, RootsBuilder};
 use crate::live::changes::Changes;
 use crate::live::lock::lock;
 use crate::live::registry::Registry;
@@ -15,113 +15,21 @@ use crate::live::report::RescanReport;
 use crate::live::revocation;
 use crate::live::revocation::Fate;
 use crate::live::revocation::departed;
-use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
 use crate::root::Root;
 use crate::set::RootSet;
 use crate::set::builder::RootSetBuilder;
-use crate::set::policy::EmptyRoots;
 use crate::set::policy::Policy;
 use crate::set::root_set::Rejected;
 use crate::sys::FdPaths;
 
-/// What a root is, over time ([semantics 10](crate::semantics#10-root-identity)).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum RootIdentity {
-    /// The directory (device and inode) its path named when the set was
-    /// built. If the path stops naming it, the root is gone until the same
-    /// directory is at the path again (checked on every `replace` and
-    /// `rescan`).
-    #[default]
-    Pinned,
-}
-
-/// Builds [`Roots`] with the server's policy.
-#[derive(Clone, Debug, Default)]
-pub struct RootsBuilder {
-    ceiling: Option<Vec<String>>,
-    empty: EmptyRoots,
-    identity: RootIdentity,
-    hardening: Hardening,
-}
-
-impl RootsBuilder {
-    /// Directories (URIs or absolute paths) that client roots can only
-    /// narrow: a client root above one is clipped to it, one outside all of
-    /// them is rejected (`outside_ceiling`). Ceiling directories that do not
-    /// exist grant nothing (see [`Roots::ceiling`]).
-    pub fn ceiling<I>(mut self, dirs: I) -> Self
-    where
-        I: IntoIterator,
-        I::Item: Into<String>,
-    {
-        self.ceiling = Some(dirs.into_iter().map(Into::into).collect());
-        self
-    }
-
-    /// What a client that does not declare the roots capability is served
-    /// ([`Roots::replace_undeclared`]). An empty list from a client that
-    /// declares roots always shares nothing.
-    pub fn empty_roots(mut self, empty: EmptyRoots) -> Self {
-        self.empty = empty;
-        self
-    }
-
-    /// Refuse every symlink below every root (and between a ceiling
-    /// directory and a client root inside it), or follow those that stay
-    /// beneath the root (the default). A policy: every set installed or
-    /// scoped has at least this; a client set can only make it stricter.
-    pub fn symlinks(mut self, symlinks: Symlinks) -> Self {
-        self.hardening.symlinks = symlinks;
-        self
-    }
-
-    /// Refuse crossing a mount point below a root, or cross (the default).
-    /// A policy, as [`symlinks`](Self::symlinks).
-    pub fn mount_points(mut self, mount_points: MountPoints) -> Self {
-        self.hardening.mount_points = mount_points;
-        self
-    }
-
-    /// Refuse writing to files with more than one hard link, or allow (the
-    /// default). A policy, as [`symlinks`](Self::symlinks).
-    pub fn hard_links(mut self, hard_links: HardLinks) -> Self {
-        self.hardening.hard_links = hard_links;
-        self
-    }
-
-    /// How root identity is judged.
-    pub fn identity(mut self, identity: RootIdentity) -> Self {
-        self.identity = identity;
-        self
-    }
-
-    /// The session's roots, with no set installed yet: every operation
-    /// fails with `no_roots` until the first [`Roots::replace`].
-    pub fn build(self) -> Roots {
-        let hardening = self.hardening;
-        let ceiling = self.ceiling.map(|dirs| {
-            let list = dirs
-                .into_iter()
-                .fold(RootSet::builder(), RootSetBuilder::root);
-            list.with_hardening(hardening).build()
-        });
-        for rejected in ceiling.iter().flat_map(RootSet::rejected) {
-            tracing::warn!(
-                dir = %Escaped(rejected.uri()),
-                reason = rejected.reason(),
-                "ceiling directory grants nothing"
-            );
-        }
+impl Roots {
+    /// The session's roots under `policy`, with no set installed yet.
+    pub(crate) fn with_policy(policy: Policy, identity: RootIdentity) -> Self {
         let installed = Installed::assemble(0, Vec::new(), Vec::new());
-        Roots {
+        Self {
             inner: Arc::new(Inner {
-                policy: Policy {
-                    ceiling,
-                    hardening,
-                    without_roots: self.empty,
-                },
-                _identity: self.identity,
+                policy,
+                _identity: identity,
                 current: ArcSwap::from_pointee(installed),
                 registry: Registry::default(),
                 changes: Changes::default(),

@@ -1,0 +1,107 @@
+//! [`RootsBuilder`]: the server's policy for one session's roots (ceiling,
+//! hardening floor, what a client without roots is served, identity).
+
+use crate::error::Escaped;
+use crate::live::roots::Roots;
+use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
+use crate::set::RootSet;
+use crate::set::builder::RootSetBuilder;
+use crate::set::policy::{EmptyRoots, Policy};
+
+/// What a root is, over time ([semantics 10](crate::semantics#10-root-identity)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RootIdentity {
+    /// The directory (device and inode) its path named when the set was
+    /// built. If the path stops naming it, the root is gone until the same
+    /// directory is at the path again (checked on every `replace` and
+    /// `rescan`).
+    #[default]
+    Pinned,
+}
+
+/// Builds [`Roots`] with the server's policy.
+#[derive(Clone, Debug, Default)]
+pub struct RootsBuilder {
+    ceiling: Option<Vec<String>>,
+    empty: EmptyRoots,
+    identity: RootIdentity,
+    hardening: Hardening,
+}
+
+impl RootsBuilder {
+    /// Directories (URIs or absolute paths) that client roots can only
+    /// narrow: a client root above one is clipped to it, one outside all of
+    /// them is rejected (`outside_ceiling`). Ceiling directories that do not
+    /// exist grant nothing (see [`Roots::ceiling`]).
+    pub fn ceiling<I>(mut self, dirs: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        self.ceiling = Some(dirs.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// What a client that does not declare the roots capability is served
+    /// ([`Roots::replace_undeclared`]). An empty list from a client that
+    /// declares roots always shares nothing.
+    pub fn empty_roots(mut self, empty: EmptyRoots) -> Self {
+        self.empty = empty;
+        self
+    }
+
+    /// Refuse every symlink below every root (and between a ceiling
+    /// directory and a client root inside it), or follow those that stay
+    /// beneath the root (the default). A policy: every set installed or
+    /// scoped has at least this; a client set can only make it stricter.
+    pub fn symlinks(mut self, symlinks: Symlinks) -> Self {
+        self.hardening.symlinks = symlinks;
+        self
+    }
+
+    /// Refuse crossing a mount point below a root, or cross (the default).
+    /// A policy, as [`symlinks`](Self::symlinks).
+    pub fn mount_points(mut self, mount_points: MountPoints) -> Self {
+        self.hardening.mount_points = mount_points;
+        self
+    }
+
+    /// Refuse writing to files with more than one hard link, or allow (the
+    /// default). A policy, as [`symlinks`](Self::symlinks).
+    pub fn hard_links(mut self, hard_links: HardLinks) -> Self {
+        self.hardening.hard_links = hard_links;
+        self
+    }
+
+    /// How root identity is judged.
+    pub fn identity(mut self, identity: RootIdentity) -> Self {
+        self.identity = identity;
+        self
+    }
+
+    /// The session's roots, with no set installed yet: every operation
+    /// fails with `no_roots` until the first [`Roots::replace`].
+    pub fn build(self) -> Roots {
+        let hardening = self.hardening;
+        let ceiling = self.ceiling.map(|dirs| {
+            let list = dirs
+                .into_iter()
+                .fold(RootSet::builder(), RootSetBuilder::root);
+            list.with_hardening(hardening).build()
+        });
+        for rejected in ceiling.iter().flat_map(RootSet::rejected) {
+            tracing::warn!(
+                dir = %Escaped(rejected.uri()),
+                reason = rejected.reason(),
+                "ceiling directory grants nothing"
+            );
+        }
+        let policy = Policy {
+            ceiling,
+            hardening,
+            without_roots: self.empty,
+        };
+        Roots::with_policy(policy, self.identity)
+    }
+}
