@@ -1,6 +1,8 @@
-//! Finding the root for an absolute path by path components ([semantics 5](crate::semantics#5-containment-and-the-choice-of-root)): one hash lookup per depth at which some root sits, shortest
-//! first, so the outermost root wins and the cost grows with the input's
-//! depth, not with the number of roots. No allocation for a clean input.
+//! Finding the root for an absolute path by path components
+//! ([semantics 5](crate::semantics#5-containment-and-the-choice-of-root)):
+//! one hash lookup per depth at which some root sits, shortest first, so
+//! the outermost root wins and the cost grows with the input's depth, not
+//! with the number of roots. No allocation for a clean input.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
