@@ -225,9 +225,9 @@ impl Roots {
 
     /// Installs the answer of a client that does *not* declare the roots
     /// capability: the server's policy alone (the whole ceiling under
-    /// [`EmptyRoots::Ceiling`], otherwise nothing). An empty list from a
-    /// client that declares roots goes through [`replace_list`](Self::replace_list)
-    /// and shares nothing.
+    /// [`EmptyRoots::Ceiling`](crate::EmptyRoots::Ceiling), otherwise
+    /// nothing). An empty list from a client that declares roots goes
+    /// through [`replace_list`](Self::replace_list) and shares nothing.
     pub fn replace_undeclared(&self) -> RescanReport {
         self.install(self.inner.policy.without_roots(), Checked::No)
     }
