@@ -94,8 +94,14 @@ pub fn parse(untrusted: &str) -> Result<ParseOutcome, String> {
         }
     }
     if is_clean_path(untrusted) {
-        round_trip(untrusted)?;
-        outcome.round_tripped = true;
+        match mcp_roots::parse_input(untrusted) {
+            // A path refused for its form is refused as a URI too.
+            Err(err) if err.kind() == mcp_roots::ErrorKind::InvalidPath => same_form(untrusted)?,
+            _ => {
+                round_trip(untrusted)?;
+                outcome.round_tripped = true;
+            }
+        }
     }
     Ok(outcome)
 }
@@ -149,6 +155,20 @@ fn is_clean_path(path: &str) -> bool {
     };
     let plain = |name: &str| !matches!(name, "" | "." | "..") && !name.contains(['\0', '\\']);
     body.is_empty() || body.split('/').all(plain)
+}
+
+/// A `path` refused for its form (`invalid_path`): its URI is refused the
+/// same way (the limits apply to the decoded path, whatever its spelling).
+fn same_form(path: &str) -> Result<(), String> {
+    let url = url::Url::from_file_path(path)
+        .map_err(|()| format!("{path:?}: url::Url::from_file_path refuses a clean path"))?;
+    match mcp_roots::parse_input(url.as_str()) {
+        Err(err) if err.kind() == mcp_roots::ErrorKind::InvalidPath => Ok(()),
+        other => Err(format!(
+            "{path:?} is invalid_path, but its URI {:?} gives {other:?}",
+            url.as_str()
+        )),
+    }
 }
 
 /// `path` → `url::Url::from_file_path` → `parse_input` gives `path` back.
