@@ -6,7 +6,7 @@
 
 pub(crate) mod pinned;
 mod scoped;
-mod selected;
+pub(crate) mod selected;
 
 pub(crate) use pinned::{Anchor, Keys};
 pub use pinned::{Root, RootId};

@@ -3,7 +3,6 @@
 //! takes the result.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind, Operation};
 use crate::parse::input;
@@ -15,28 +14,34 @@ use crate::sys::Identity;
 #[derive(Debug)]
 pub struct Selected<'s> {
     pub(crate) root: &'s Root,
-    /// The roots of the set the root was chosen from: no mutation may
-    /// remove, rename or replace any of them. Empty for a root's own
-    /// operations.
-    roots: &'s [Arc<Root>],
+    /// The set the root was chosen from: no mutation may remove, rename or
+    /// replace any of its roots. `None` for a root's own operations.
+    roots: Option<&'s dyn Roots>,
     path: Cow<'s, str>,
     rel_start: usize,
     /// The input as the caller gave it, for error messages.
     pub(crate) input: &'s str,
 }
 
+/// The roots a selection was made among, by identity (a root set; this
+/// layer does not know sets).
+pub(crate) trait Roots: std::fmt::Debug {
+    /// Whether a root with identity `id` is among them.
+    fn has_root(&self, id: RootId) -> bool;
+}
+
 impl<'s> Selected<'s> {
     /// The rest of `path` from `rel_start`, beneath `root`, one of `roots`.
     pub(crate) fn beneath(
         root: &'s Root,
-        roots: &'s [Arc<Root>],
+        roots: &'s dyn Roots,
         path: Cow<'s, str>,
         rel_start: usize,
         input: &'s str,
     ) -> Self {
         Self {
             root,
-            roots,
+            roots: Some(roots),
             path,
             rel_start,
             input,
@@ -44,8 +49,11 @@ impl<'s> Selected<'s> {
     }
 
     /// The same selection, judged among `roots` (see [`is_a_root`](Self::is_a_root)).
-    pub(crate) fn among(self, roots: &'s [Arc<Root>]) -> Self {
-        Self { roots, ..self }
+    pub(crate) fn among(self, roots: &'s dyn Roots) -> Self {
+        Self {
+            roots: Some(roots),
+            ..self
+        }
     }
 
     /// `rel` beneath `root`, as given (for a root's own relative operations
@@ -59,7 +67,7 @@ impl<'s> Selected<'s> {
             .map_err(|detail| Error::new(ErrorKind::InvalidPath, op, rel).with_detail(detail))?;
         Ok(Self {
             root,
-            roots: &[],
+            roots: None,
             path: Cow::Borrowed(rel),
             rel_start: 0,
             input: rel,
@@ -84,7 +92,7 @@ impl<'s> Selected<'s> {
     /// chosen from (or of the root itself).
     pub(crate) fn is_a_root(&self, id: Identity) -> bool {
         let id = RootId(id);
-        id == self.root.id || self.roots.iter().any(|root| root.id == id)
+        id == self.root.id || self.roots.is_some_and(|roots| roots.has_root(id))
     }
 }
 

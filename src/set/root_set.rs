@@ -16,6 +16,7 @@ use crate::ops::walk::{Walk, WalkLimits};
 use crate::options::Overwrite;
 use crate::options::{Create, OpenOptions};
 use crate::root::ScopedPath;
+use crate::root::selected;
 use crate::root::{Root, RootId};
 use crate::set::Target;
 use crate::set::index::PathIndex;
@@ -421,5 +422,11 @@ impl RootSet {
     /// errors for directories it cannot enter.
     pub fn walk<T: Target + ?Sized>(&self, target: &T, limits: WalkLimits) -> Result<Walk, Error> {
         traced(|| ops::open::walk(&target.select(self, Operation::Walk)?, limits))
+    }
+}
+
+impl selected::Roots for RootSet {
+    fn has_root(&self, id: RootId) -> bool {
+        self.by_id.contains_key(&id)
     }
 }

@@ -30,7 +30,7 @@ impl Target for str {
         let rel_start = path.len() - rest.len();
         Ok(Selected::beneath(
             &set.roots()[index],
-            set.roots(),
+            set,
             path,
             rel_start,
             self,
@@ -49,7 +49,7 @@ impl Target for ScopedPath {
         let root = set
             .root_by_id(self.root())
             .ok_or_else(|| Error::new(ErrorKind::OutsideRoots, op, self.rel()))?;
-        Ok(Selected::relative(root, self.rel(), op)?.among(set.roots()))
+        Ok(Selected::relative(root, self.rel(), op)?.among(set))
     }
 }
 
