@@ -14,6 +14,10 @@ where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
+    // The caller's span (the tool call's) goes along, so that what the
+    // work logs, the library's denials included, names the call.
+    let span = tracing::Span::current();
+    let work = move || span.in_scope(work);
     tokio::task::spawn_blocking(work).await.map_err(|join| {
         let detail = if join.is_panic() {
             tracing::error!(error = %join, "file work panicked");

@@ -103,20 +103,33 @@
 //! server's own `mcp-roots` dependency.
 
 mod answer;
+mod ask;
 mod blocking;
+mod call;
 mod denial;
 mod elicit;
+mod empty;
 mod input_required;
 mod legacy;
+mod rounds;
+mod serve;
 mod session;
+mod stop;
 mod url;
 mod validate;
 
+pub use ask::{Ask, Visited};
 pub use blocking::run_blocking;
+pub use call::{Revision, ToolCall};
 pub use denial::tool_error;
 pub use elicit::{ElicitError, Elicitor, Form, Outcome};
 pub use input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
+pub use rounds::{
+    Clock, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_ROUND_WAIT,
+    DEFAULT_URL_WAIT_ROUNDS, Rounds,
+};
 pub use session::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
+pub use stop::Stop;
 pub use url::{
     ELICITATION_COMPLETE, URL_ELICITATION_REQUIRED, URL_MODE_SINCE, UrlElicitation,
     url_elicitation_required,

@@ -11,6 +11,7 @@ use tokio::sync::{Mutex, watch};
 use crate::answer::Answer;
 use crate::blocking::{blocking, run_blocking};
 use crate::legacy;
+use crate::rounds::Rounds;
 
 /// How long a tool call waits for the client's first `roots/list` answer.
 pub const DEFAULT_FIRST_ANSWER_WAIT: Duration = Duration::from_secs(5);
@@ -68,6 +69,8 @@ struct Inner {
     ready: watch::Sender<Option<u64>>,
     /// The last re-list request served (mirrors `served`, for waiters).
     settled: watch::Sender<u64>,
+    /// What carries a 2026-07-28 call across its rounds.
+    rounds: Rounds,
 }
 
 impl SessionRoots {
@@ -84,6 +87,7 @@ impl SessionRoots {
                 lister: Mutex::new(()),
                 ready: watch::Sender::new(None),
                 settled: watch::Sender::new(0),
+                rounds: Rounds::global(),
             }),
         }
     }
@@ -99,6 +103,25 @@ impl SessionRoots {
         inner.first_answer_wait = first_answer_wait;
         inner.list_timeout = list_timeout;
         self
+    }
+
+    /// Seals 2026-07-28 request states with `rounds` instead of the
+    /// process-wide [`Rounds::global`] (for a key shared by several
+    /// processes, or a test's clock). Call before the session starts.
+    ///
+    /// # Panics
+    ///
+    /// If the session is already shared (cloned).
+    pub fn with_rounds(mut self, rounds: Rounds) -> Self {
+        let inner =
+            Arc::get_mut(&mut self.inner).expect("set the rounds before sharing the session");
+        inner.rounds = rounds;
+        self
+    }
+
+    /// What carries this server's 2026-07-28 calls across their rounds.
+    pub fn rounds(&self) -> &Rounds {
+        &self.inner.rounds
     }
 
     /// The session's live roots.

@@ -1,0 +1,550 @@
+//! [`Ask`]: what a tool body asks for (the roots' file work, the user's
+//! answers), answered the way the call's revision allows.
+//!
+//! On the session revisions a question is an `elicitation/create` request
+//! and the body waits for the answer. On 2026-07-28 the body is *replayed*:
+//! each round runs it again from the start, the answers of earlier rounds
+//! come back from the sealed state (each bound to the digest of the
+//! question it answered), the newest from `inputResponses`, and the first
+//! question without an answer stops the body (with `?`) so that the glue
+//! can send it as an input request. A body therefore changes nothing before
+//! its last question, and finds again, under the final round's roots,
+//! whatever it changes.
+
+use std::future::Future;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use mcp_roots::{Roots, Snapshot};
+use rmcp::model::{
+    ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest,
+    InputResponses,
+};
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+use crate::blocking::run_blocking;
+use crate::call::Revision;
+use crate::elicit::{ElicitError, Elicitor, Form, Outcome};
+use crate::rounds::hex;
+use crate::rounds::{Flow, FlowState, Pending, Progress, Recorded, Rounds};
+use crate::session::SessionRoots;
+use crate::stop::Stop;
+
+/// A URL flow's end: its `elicitationId` and its result (`None`: the flow
+/// ended without one, e.g. its page timed out).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Visited<T> {
+    /// The flow's `elicitationId`.
+    pub elicitation_id: String,
+    /// What the flow produced.
+    pub result: Option<T>,
+}
+
+/// A tool body's access to the roots and to the user, for one call (see the
+/// module docs and [`SessionRoots::serve_with`]).
+pub struct Ask {
+    revision: Revision,
+    /// Whether the client declared the roots capability.
+    declared: bool,
+    scope: Scope,
+    mode: Mode,
+    budget: usize,
+    asked: usize,
+    pub(crate) log: Arc<Mutex<Log>>,
+}
+
+impl std::fmt::Debug for Ask {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ask")
+            .field("revision", &self.revision)
+            .field("budget", &self.budget)
+            .field("asked", &self.asked)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where the body's file work runs.
+pub(crate) enum Scope {
+    /// The session's live roots.
+    Session(SessionRoots),
+    /// This request's roots (2026-07-28); `None` until the client sends them.
+    Request(Option<Roots>),
+}
+
+pub(crate) enum Mode {
+    Session(Elicitor),
+    Rounds(Replay),
+}
+
+/// A 2026-07-28 round: what earlier rounds recorded, and this round's
+/// answers.
+pub(crate) struct Replay {
+    pub(crate) rounds: Rounds,
+    pub(crate) prior: Progress,
+    pub(crate) inputs: InputResponses,
+    pub(crate) forms: bool,
+    pub(crate) urls: bool,
+}
+
+/// What the body did that the glue needs after it: the answers replayed or
+/// received (in order), and what it stopped for.
+#[derive(Default)]
+pub(crate) struct Log {
+    pub(crate) answers: Vec<Recorded>,
+    pub(crate) waiting: Option<Waiting>,
+}
+
+/// What a stopped body waits for.
+pub(crate) enum Waiting {
+    /// This request's roots.
+    Roots,
+    /// An answer to `request`, under `key`.
+    Question {
+        key: String,
+        request: Box<InputRequest>,
+        pending: Pending,
+    },
+    /// A URL flow to finish ("still waiting": a state-only round).
+    Flow(Pending),
+}
+
+/// The `inputRequests` key of the `index`-th question.
+pub(crate) fn question_key(index: usize) -> String {
+    format!("q{index}")
+}
+
+impl Ask {
+    pub(crate) fn new(revision: Revision, declared: bool, scope: Scope, mode: Mode) -> Self {
+        Self {
+            revision,
+            declared,
+            scope,
+            mode,
+            budget: 1,
+            asked: 0,
+            log: Arc::default(),
+        }
+    }
+
+    /// The revision the call came on.
+    pub fn revision(&self) -> Revision {
+        self.revision
+    }
+
+    /// Allows this call `questions` questions in all (default 1): one more
+    /// is refused with `elicitation_exhausted`, on every revision.
+    pub fn limit(&mut self, questions: usize) {
+        self.budget = questions;
+    }
+
+    /// Runs blocking file work against this call's roots (the session's,
+    /// or this request's with the server's policy applied), on tokio's
+    /// blocking pool, in the call's span.
+    ///
+    /// # Errors
+    ///
+    /// What `work` returns; on 2026-07-28 a round without the roots stops
+    /// to ask for them.
+    pub async fn files<T, F>(&self, work: F) -> Result<T, Stop>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Snapshot<'_>) -> Result<T, Stop> + Send + 'static,
+    {
+        // The glue's blocking work returns the library's `Error`: the
+        // body's `Stop` rides inside. An empty set is refused here, saying
+        // why, before any work sees it.
+        let declared = self.declared;
+        let work = move |snap: &Snapshot<'_>| {
+            if snap.set().is_empty() {
+                return Ok(Err(crate::empty::no_roots(declared, snap.set())));
+            }
+            Ok(work(snap))
+        };
+        let done = match &self.scope {
+            Scope::Session(session) => session.run(work).await,
+            Scope::Request(Some(roots)) => run_blocking(roots, work).await,
+            Scope::Request(None) => {
+                self.log().waiting = Some(Waiting::Roots);
+                return Err(Stop::suspended());
+            }
+        };
+        done?
+    }
+
+    /// Asks the user `form`; the answer is validated against it.
+    ///
+    /// # Errors
+    ///
+    /// `elicitation_unsupported` where the revision or the client has no
+    /// forms, `elicitation_exhausted` past the [limit](Self::limit), an
+    /// answer that does not match; on 2026-07-28, the stop that sends the
+    /// question.
+    pub async fn form(&mut self, form: &Form) -> Result<Outcome<Map<String, Value>>, Stop> {
+        let index = self.next_question()?;
+        match &mut self.mode {
+            Mode::Session(elicitor) => {
+                if self.revision == Revision::SessionWithoutElicitation {
+                    return Err(ElicitError::Unsupported.into());
+                }
+                Ok(elicitor.ask(form).await?)
+            }
+            Mode::Rounds(replay) => {
+                if !replay.forms {
+                    return Err(ElicitError::Unsupported.into());
+                }
+                let asked = digest_of(&form.params());
+                let answer = match replay_answer(replay, index, &asked)? {
+                    Some(answer) => answer,
+                    None => {
+                        let request = InputRequest::Elicitation(ElicitRequest::new(form.params()));
+                        return Err(self.wait_for(index, request, Pending::Form { asked }));
+                    }
+                };
+                let outcome = form.outcome(decode(&answer)?)?;
+                self.log().answers.push(Recorded::Form { asked, answer });
+                Ok(outcome)
+            }
+        }
+    }
+
+    /// Asks the user to pick one of `options` (shown by their titles).
+    ///
+    /// # Errors
+    ///
+    /// As [`form`](Self::form); fewer than two options.
+    pub async fn choose<S: AsRef<str>>(
+        &mut self,
+        message: impl Into<String>,
+        options: &[S],
+    ) -> Result<Outcome<usize>, Stop> {
+        let form = Form::choose(message, options)?;
+        Ok(self.form(&form).await?.into_choice(options.len())?)
+    }
+
+    /// Asks the user to confirm `action`; an accepted "no" is `Declined`.
+    ///
+    /// # Errors
+    ///
+    /// As [`form`](Self::form).
+    pub async fn confirm(
+        &mut self,
+        message: impl Into<String>,
+        action: impl Into<String>,
+    ) -> Result<Outcome<()>, Stop> {
+        let form = Form::confirm(message, action);
+        Ok(self.form(&form).await?.into_confirmation())
+    }
+
+    /// Sends the user to a URL (URL-mode elicitation) and waits for the
+    /// flow there to finish.
+    ///
+    /// `start` is called once per flow, with the flow's `elicitationId`:
+    /// it starts whatever serves the URL and returns the URL and a future
+    /// that ends with the flow's result (`None`: it ended without one, e.g.
+    /// timed out; the future should bound its own time). On 2025-11-25 the
+    /// glue then asks with `elicitation/create` (mode `url`), awaits the
+    /// future after an accept, and sends `notifications/elicitation/complete`.
+    /// On 2026-07-28 the URL goes out as an input request; the client's
+    /// accept is consent, and while the flow runs each round waits for it
+    /// (up to [`Rounds::with_url_wait`]) before answering "still waiting"
+    /// with a state-only round. A declined or cancelled flow is dropped
+    /// (its future with it).
+    ///
+    /// # Errors
+    ///
+    /// `url_elicitation_unsupported` where the revision or the client has
+    /// no URL mode (nothing is started); what `start` returns; as
+    /// [`form`](Self::form).
+    pub async fn url<T, S, Fut, C>(
+        &mut self,
+        message: &str,
+        start: S,
+    ) -> Result<Outcome<Visited<T>>, Stop>
+    where
+        T: Clone + Send + Sync + 'static,
+        S: FnOnce(&str) -> Fut,
+        Fut: Future<Output = Result<(url::Url, C), Stop>>,
+        C: Future<Output = Option<T>> + Send + 'static,
+    {
+        let index = self.next_question()?;
+        match &mut self.mode {
+            Mode::Session(elicitor) => {
+                elicitor.check_url_mode()?;
+                let id = new_flow_id();
+                let (url, completion) = start(&id).await?;
+                match elicitor.ask_url(message, &url, id.as_str()).await? {
+                    Outcome::Accepted(()) => {}
+                    Outcome::Declined => return Ok(Outcome::Declined),
+                    Outcome::Cancelled => return Ok(Outcome::Cancelled),
+                }
+                let result = completion.await;
+                if result.is_some() {
+                    // The result stands whether or not the client hears.
+                    if let Err(err) = elicitor.complete(&id).await {
+                        tracing::warn!(error = %err, "could not tell the client the flow finished");
+                    }
+                }
+                Ok(Outcome::Accepted(Visited {
+                    elicitation_id: id,
+                    result,
+                }))
+            }
+            Mode::Rounds(replay) => {
+                if !replay.urls {
+                    return Err(ElicitError::UrlUnsupported(
+                        "the client did not declare URL-mode elicitation",
+                    )
+                    .into());
+                }
+                let asked = digest_of(&message);
+                let step = url_step(replay, index, &asked)?;
+                let rounds = replay.rounds.clone();
+                match step {
+                    UrlStep::Replayed { flow, accepted } => {
+                        self.log().answers.push(Recorded::Url {
+                            asked,
+                            flow: flow.clone(),
+                            accepted,
+                        });
+                        Ok(ended(&rounds, flow, accepted))
+                    }
+                    UrlStep::Start => {
+                        let id = new_flow_id();
+                        let (url, completion) = start(&id).await?;
+                        let expires = rounds.now_ms().saturating_add(flow_life_ms(&rounds));
+                        rounds
+                            .flows()
+                            .insert(id.clone(), Flow::spawn(completion, expires));
+                        let params = ElicitRequestParams::UrlElicitationParams {
+                            meta: None,
+                            message: message.to_owned(),
+                            url: url.as_str().to_owned(),
+                            elicitation_id: id.clone(),
+                        };
+                        let request = InputRequest::Elicitation(ElicitRequest::new(params));
+                        let pending = Pending::Url { asked, flow: id };
+                        Err(self.wait_for(index, request, pending))
+                    }
+                    UrlStep::Answered { flow, action } => {
+                        if action != Some(true) {
+                            rounds.flows().remove(&flow);
+                            self.record_url(asked, &flow, action);
+                            return Ok(ended(&rounds, flow, action));
+                        }
+                        self.await_flow(&rounds, asked, flow, 0).await
+                    }
+                    UrlStep::Waiting { flow, rounds: n } => {
+                        self.await_flow(&rounds, asked, flow, n).await
+                    }
+                }
+            }
+        }
+    }
+
+    /// Waits (one round's worth) for an accepted flow; finished → its
+    /// result; else a "still waiting" stop, or after the last allowed
+    /// round, `Accepted` without a result.
+    async fn await_flow<T: Clone + Send + Sync + 'static>(
+        &mut self,
+        rounds: &Rounds,
+        asked: String,
+        flow: String,
+        waited: u32,
+    ) -> Result<Outcome<Visited<T>>, Stop> {
+        let watcher = rounds.flows().get(&flow).map(Flow::watcher);
+        let state = match watcher {
+            Some(watcher) => crate::rounds::wait(watcher, rounds.url_round_wait()).await,
+            None => Some(FlowState::Ended),
+        };
+        if state.is_none() && waited < rounds.url_wait_rounds() {
+            let pending = Pending::Waiting {
+                asked,
+                flow,
+                rounds: waited + 1,
+            };
+            self.log().waiting = Some(Waiting::Flow(pending));
+            return Err(Stop::suspended());
+        }
+        if state.is_none() {
+            // Out of rounds: the flow is abandoned.
+            rounds.flows().remove(&flow);
+        }
+        self.record_url(asked, &flow, Some(true));
+        Ok(ended(rounds, flow, Some(true)))
+    }
+
+    fn record_url(&self, asked: String, flow: &str, accepted: Option<bool>) {
+        self.log().answers.push(Recorded::Url {
+            asked,
+            flow: flow.to_owned(),
+            accepted,
+        });
+    }
+
+    /// Counts one more question against the budget; its index.
+    fn next_question(&mut self) -> Result<usize, Stop> {
+        if self.asked >= self.budget {
+            return Err(ElicitError::Exhausted.into());
+        }
+        self.asked += 1;
+        Ok(self.asked - 1)
+    }
+
+    fn wait_for(&self, index: usize, request: InputRequest, pending: Pending) -> Stop {
+        self.log().waiting = Some(Waiting::Question {
+            key: question_key(index),
+            request: Box::new(request),
+            pending,
+        });
+        Stop::suspended()
+    }
+
+    fn log(&self) -> MutexGuard<'_, Log> {
+        self.log
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The answer to question `index` (digest `asked`): replayed from the
+/// state, or this round's input response to the question the last round
+/// asked; `None` when it has not been asked yet.
+fn replay_answer(replay: &Replay, index: usize, asked: &str) -> Result<Option<Value>, Stop> {
+    if let Some(recorded) = replay.prior.answers.get(index) {
+        return match recorded {
+            Recorded::Form { asked: a, answer } if a == asked => Ok(Some(answer.clone())),
+            _ => Err(changed()),
+        };
+    }
+    if index > replay.prior.answers.len() {
+        return Ok(None);
+    }
+    match &replay.prior.pending {
+        None => Ok(None),
+        Some(Pending::Form { asked: a }) if a == asked => {
+            let key = question_key(index);
+            match replay.inputs.get(&key) {
+                Some(answer) => Ok(Some(answer.clone())),
+                None => Err(ElicitError::InvalidAnswer(format!("no answer under {key:?}")).into()),
+            }
+        }
+        Some(_) => Err(changed()),
+    }
+}
+
+enum UrlStep {
+    Replayed {
+        flow: String,
+        accepted: Option<bool>,
+    },
+    Start,
+    Answered {
+        flow: String,
+        action: Option<bool>,
+    },
+    Waiting {
+        flow: String,
+        rounds: u32,
+    },
+}
+
+fn url_step(replay: &Replay, index: usize, asked: &str) -> Result<UrlStep, Stop> {
+    if let Some(recorded) = replay.prior.answers.get(index) {
+        return match recorded {
+            Recorded::Url {
+                asked: a,
+                flow,
+                accepted,
+            } if a == asked => Ok(UrlStep::Replayed {
+                flow: flow.clone(),
+                accepted: *accepted,
+            }),
+            _ => Err(changed()),
+        };
+    }
+    if index > replay.prior.answers.len() {
+        return Ok(UrlStep::Start);
+    }
+    match &replay.prior.pending {
+        None => Ok(UrlStep::Start),
+        Some(Pending::Url { asked: a, flow }) if a == asked => {
+            let key = question_key(index);
+            let answer = replay
+                .inputs
+                .get(&key)
+                .ok_or_else(|| ElicitError::InvalidAnswer(format!("no answer under {key:?}")))?;
+            let action = match decode(answer)?.action {
+                ElicitationAction::Accept => Some(true),
+                ElicitationAction::Decline => Some(false),
+                _ => None,
+            };
+            Ok(UrlStep::Answered {
+                flow: flow.clone(),
+                action,
+            })
+        }
+        Some(Pending::Waiting {
+            asked: a,
+            flow,
+            rounds,
+        }) if a == asked => Ok(UrlStep::Waiting {
+            flow: flow.clone(),
+            rounds: *rounds,
+        }),
+        Some(_) => Err(changed()),
+    }
+}
+
+/// The outcome of a flow that ended (or was declined): its result from the
+/// flows, if it produced one.
+fn ended<T: Clone + 'static>(
+    rounds: &Rounds,
+    flow: String,
+    accepted: Option<bool>,
+) -> Outcome<Visited<T>> {
+    match accepted {
+        Some(false) => Outcome::Declined,
+        None => Outcome::Cancelled,
+        Some(true) => {
+            let state = rounds.flows().get(&flow).map(Flow::watcher);
+            let result = state.and_then(|w| match &*w.borrow() {
+                Some(FlowState::Finished(value)) => value.downcast_ref::<T>().cloned(),
+                _ => None,
+            });
+            Outcome::Accepted(Visited {
+                elicitation_id: flow,
+                result,
+            })
+        }
+    }
+}
+
+/// How long a flow is kept: its rounds of waiting and a state's life.
+fn flow_life_ms(rounds: &Rounds) -> u64 {
+    let waits = rounds.url_round_wait() * (rounds.url_wait_rounds() + 1);
+    u64::try_from((rounds.ttl() + waits).as_millis()).unwrap_or(u64::MAX)
+}
+
+fn changed() -> Stop {
+    Stop::refused(
+        "question_changed",
+        "What the user was asked no longer matches what this call would ask now (the files \
+         changed between rounds); nothing was changed. Call the tool again.",
+    )
+}
+
+fn decode(answer: &Value) -> Result<ElicitResult, ElicitError> {
+    serde_json::from_value(answer.clone()).map_err(|e| ElicitError::InvalidAnswer(e.to_string()))
+}
+
+fn digest_of<T: serde::Serialize + ?Sized>(asked: &T) -> String {
+    let bytes = serde_json::to_vec(asked).expect("a question is plain data");
+    hex(&Sha256::digest(&bytes))
+}
+
+fn new_flow_id() -> String {
+    let mut id = [0u8; 12];
+    getrandom::fill(&mut id).expect("the operating system's random source");
+    format!("flow-{}", hex(&id))
+}

@@ -1,0 +1,206 @@
+//! [`ToolCall`]: what one `tools/call` request brings, taken by rmcp's tool
+//! router like any other extractor, and the [`Revision`] it was sent on.
+
+use std::borrow::Cow;
+
+use rmcp::ErrorData;
+use rmcp::RoleServer;
+use rmcp::handler::server::common::FromContextPart;
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::{ClientCapabilities, InputResponses, JsonObject, ProtocolVersion};
+use rmcp::service::RequestContext;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// One `tools/call` request, as a tool method's argument.
+///
+/// Put it **before** `Parameters<…>` in the method's arguments: it reads the
+/// arguments (to bind any `requestState` to a digest of them) and
+/// `Parameters` takes them.
+///
+/// ```ignore
+/// #[tool(description = "Read a text file inside the shared folders")]
+/// async fn read_file(&self, call: ToolCall, Parameters(args): Parameters<ReadArgs>) -> CallToolResponse {
+///     self.roots.serve(call, move |snap| read(snap, &args.path)).await
+/// }
+/// ```
+///
+/// It carries the request's context (peer, protocol revision, client
+/// capabilities), and on 2026-07-28 the retry's `inputResponses` and
+/// `requestState`, which [`SessionRoots::serve`](crate::SessionRoots::serve)
+/// and [`serve_with`](crate::SessionRoots::serve_with) consume.
+#[derive(Debug)]
+pub struct ToolCall {
+    pub(crate) context: RequestContext<RoleServer>,
+    pub(crate) tool: Cow<'static, str>,
+    pub(crate) digest: [u8; 32],
+    pub(crate) inputs: Option<InputResponses>,
+    pub(crate) state: Option<String>,
+}
+
+impl<S> FromContextPart<ToolCallContext<'_, S>> for ToolCall {
+    fn from_context_part(cx: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
+        Ok(Self {
+            context: cx.request_context.clone(),
+            digest: digest(&cx.name, cx.arguments.as_ref()),
+            tool: cx.name.clone(),
+            inputs: cx.input_responses.take(),
+            state: cx.request_state.take(),
+        })
+    }
+}
+
+impl ToolCall {
+    /// The tool's name.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// The request's context (peer, cancellation, `_meta`).
+    pub fn context(&self) -> &RequestContext<RoleServer> {
+        &self.context
+    }
+
+    /// The revision this request was sent on.
+    pub fn revision(&self) -> Revision {
+        Revision::of(self.context.protocol_version().as_ref())
+    }
+
+    /// The client's capabilities (from `initialize`, or from this request's
+    /// `_meta` on 2026-07-28).
+    pub fn client_capabilities(&self) -> Option<ClientCapabilities> {
+        self.context.client_capabilities()
+    }
+
+    pub(crate) fn declares_roots(&self) -> bool {
+        self.client_capabilities()
+            .is_some_and(|c| c.roots.is_some())
+    }
+}
+
+/// What a protocol revision lets a tool do, as the glue serves it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Revision {
+    /// 2024-11-05 and 2025-03-26: the session's roots (`roots/list`), no
+    /// elicitation: a tool that must ask gets "cannot ask" and changes
+    /// nothing.
+    SessionWithoutElicitation,
+    /// 2025-06-18 and 2025-11-25: the session's roots, questions as
+    /// `elicitation/create` requests (URL mode from 2025-11-25).
+    Session {
+        /// Whether the revision has URL-mode elicitation (2025-11-25).
+        url_mode: bool,
+    },
+    /// 2026-07-28 and later: no session; roots and questions travel as
+    /// input requests in input-required results, and the retry brings the
+    /// answers.
+    Rounds,
+}
+
+/// The first revision with form elicitation.
+const ELICITATION_SINCE: &str = "2025-06-18";
+
+impl Revision {
+    /// The revision a request on `version` is served as (an unknown version
+    /// is served as the session revisions are: rmcp negotiated it).
+    pub fn of(version: Option<&ProtocolVersion>) -> Self {
+        let Some(version) = version else {
+            return Self::SessionWithoutElicitation;
+        };
+        if !version.has_initialize() {
+            return Self::Rounds;
+        }
+        match version.as_str() {
+            v if v < ELICITATION_SINCE => Self::SessionWithoutElicitation,
+            v => Self::Session {
+                url_mode: v >= crate::url::URL_MODE_SINCE,
+            },
+        }
+    }
+}
+
+/// SHA-256 of the tool's name and its arguments in a canonical form (object
+/// keys sorted), so that a state is bound to this call and no other.
+fn digest(tool: &str, arguments: Option<&JsonObject>) -> [u8; 32] {
+    let mut canonical = String::new();
+    canonical.push_str(tool);
+    canonical.push('\0');
+    if let Some(arguments) = arguments {
+        write_object(&mut canonical, arguments);
+    }
+    Sha256::digest(canonical.as_bytes()).into()
+}
+
+fn write_canonical(out: &mut String, value: &Value) {
+    match value {
+        Value::Object(object) => write_object(out, object),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(out, item);
+            }
+            out.push(']');
+        }
+        // Scalars print the same whatever the map order.
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+fn write_object(out: &mut String, object: &JsonObject) {
+    let mut keys: Vec<&String> = object.keys().collect();
+    keys.sort();
+    out.push('{');
+    for (i, key) in keys.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&Value::String(key.clone()).to_string());
+        out.push(':');
+        write_canonical(out, &object[key]);
+    }
+    out.push('}');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(value: Value) -> JsonObject {
+        match value {
+            Value::Object(o) => o,
+            _ => unreachable!("an object literal"),
+        }
+    }
+
+    #[test]
+    fn digest_ignores_key_order_and_binds_tool_and_values() {
+        let a = object(serde_json::json!({"path": "/a", "n": [1, {"x": 1, "y": 2}]}));
+        let b = object(serde_json::json!({"n": [1, {"y": 2, "x": 1}], "path": "/a"}));
+        assert_eq!(digest("t", Some(&a)), digest("t", Some(&b)));
+        assert_ne!(digest("t", Some(&a)), digest("u", Some(&a)));
+        let c = object(serde_json::json!({"path": "/b", "n": [1, {"x": 1, "y": 2}]}));
+        assert_ne!(digest("t", Some(&a)), digest("t", Some(&c)));
+        assert_ne!(digest("t", Some(&a)), digest("t", None));
+        // A key cannot smuggle structure: "a\":1" is one key, not two fields.
+        let d = object(serde_json::json!({"a\":1,\"b": 2}));
+        let e = object(serde_json::json!({"a": 1, "b": 2}));
+        assert_ne!(digest("t", Some(&d)), digest("t", Some(&e)));
+    }
+
+    #[test]
+    fn revisions() {
+        let of = |v: &str| {
+            let version: ProtocolVersion = serde_json::from_value(Value::String(v.into())).unwrap();
+            Revision::of(Some(&version))
+        };
+        assert_eq!(of("2024-11-05"), Revision::SessionWithoutElicitation);
+        assert_eq!(of("2025-03-26"), Revision::SessionWithoutElicitation);
+        assert_eq!(of("2025-06-18"), Revision::Session { url_mode: false });
+        assert_eq!(of("2025-11-25"), Revision::Session { url_mode: true });
+        assert_eq!(of("2026-07-28"), Revision::Rounds);
+    }
+}

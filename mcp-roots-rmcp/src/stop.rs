@@ -1,0 +1,109 @@
+//! [`Stop`]: how a tool body leaves early, with `?`.
+
+use std::fmt;
+
+use mcp_roots::Error;
+use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::json;
+
+use crate::denial::tool_error;
+use crate::elicit::ElicitError;
+
+/// Why a tool body stopped before its result: a refusal or failure that
+/// becomes the tool's error result, or (on 2026-07-28) a question the body
+/// cannot go past until the client answers it, which the glue turns into an
+/// input-required result. Bodies propagate it with `?` and never need to
+/// look inside; a body that swallows a pending question has its result
+/// replaced by the question (and a warning in the log).
+pub struct Stop(pub(crate) Halt);
+
+pub(crate) enum Halt {
+    /// The tool's result, `isError: true`.
+    Failed(CallToolResult),
+    /// Waiting for an answer (what is asked is in the call's log).
+    Suspended,
+}
+
+impl Stop {
+    /// Stops with `result` as the tool's error result (`isError` is set).
+    pub fn with_result(mut result: CallToolResult) -> Self {
+        result.is_error = Some(true);
+        Self(Halt::Failed(result))
+    }
+
+    /// Stops with a refusal the model can act on: `text`, and `reason` in
+    /// the structured content.
+    pub fn refused(reason: &str, text: impl Into<String>) -> Self {
+        let mut result = CallToolResult::error(vec![ContentBlock::text(text.into())]);
+        result.structured_content = Some(json!({ "reason": reason }));
+        Self(Halt::Failed(result))
+    }
+
+    /// Whether the body stopped to wait for an answer (2026-07-28), not
+    /// because something failed.
+    pub fn is_question(&self) -> bool {
+        matches!(self.0, Halt::Suspended)
+    }
+
+    /// The error result (a question stop has none: an internal error).
+    pub(crate) fn into_result(self) -> CallToolResult {
+        match self.0 {
+            Halt::Failed(result) => result,
+            Halt::Suspended => Self::refused(
+                "internal",
+                "The server stopped for a question it did not ask; nothing was changed.",
+            )
+            .into_result(),
+        }
+    }
+
+    pub(crate) fn suspended() -> Self {
+        Self(Halt::Suspended)
+    }
+}
+
+impl fmt::Debug for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Halt::Failed(result) => f.debug_tuple("Stop::Failed").field(result).finish(),
+            Halt::Suspended => f.write_str("Stop::Suspended"),
+        }
+    }
+}
+
+impl From<Error> for Stop {
+    fn from(err: Error) -> Self {
+        Self(Halt::Failed(tool_error(&err)))
+    }
+}
+
+impl From<ElicitError> for Stop {
+    fn from(err: ElicitError) -> Self {
+        Self(Halt::Failed(err.to_tool_result()))
+    }
+}
+
+impl From<std::io::Error> for Stop {
+    /// An I/O error while using a file the library opened: the library's
+    /// refusal if it is one (a revoked handle), else `io`.
+    fn from(err: std::io::Error) -> Self {
+        match Error::try_from_io(err) {
+            Ok(refusal) => refusal.into(),
+            Err(err) => {
+                tracing::warn!(error = %err, "file work failed");
+                Self::refused(
+                    "io",
+                    format!(
+                        "The file could not be read or written ({err}); nothing else was done."
+                    ),
+                )
+            }
+        }
+    }
+}
+
+impl From<CallToolResult> for Stop {
+    fn from(result: CallToolResult) -> Self {
+        Self::with_result(result)
+    }
+}
