@@ -73,7 +73,11 @@ impl SessionRoots {
             match revision {
                 Revision::Rounds => self.serve_rounds(call, body).await,
                 _ => {
-                    let elicitor = Elicitor::for_request(&call.context);
+                    // The call's budget is the Ask's; a form may stay open
+                    // as long as a sealed state lives on 2026-07-28.
+                    let elicitor = Elicitor::for_request(&call.context)
+                        .with_budget(usize::MAX)
+                        .with_timeout(self.rounds().ttl());
                     let ask = Ask::new(
                         revision,
                         call.declares_roots(),
