@@ -282,10 +282,42 @@ async fn reads_inside_and_refusals_outside_on_every_revision() {
             Some("not_absolute"),
             "{version}"
         );
-        assert!(
-            !text_of(&outside).contains("secret")
-                || text_of(&outside).contains("outside/secret.md")
+        let sibling = call(
+            &c,
+            "read",
+            json!({ "path": at(dir.path(), "shared_evil/x.md") }),
+        )
+        .await;
+        assert_eq!(
+            reason(&sibling).as_deref(),
+            Some("outside_roots"),
+            "{version}"
         );
+        let link = call(
+            &c,
+            "read",
+            json!({ "path": at(dir.path(), "shared/link.md") }),
+        )
+        .await;
+        assert!(reason(&link).is_some(), "{version}: {link:?}");
+        let encoded = format!(
+            "file://{}",
+            at(dir.path(), "shared%2F..%2Foutside/secret.md")
+        );
+        let encoded = call(&c, "read", json!({ "path": encoded })).await;
+        assert_eq!(
+            reason(&encoded).as_deref(),
+            Some("invalid_uri"),
+            "{version}"
+        );
+        for refused in [&outside, &escaped, &sibling, &link, &encoded] {
+            assert_eq!(refused.is_error, Some(true));
+            // The text names the input, never the file's content.
+            assert!(
+                !text_of(refused).starts_with("secret"),
+                "{version}: content leaked"
+            );
+        }
     }
 }
 
