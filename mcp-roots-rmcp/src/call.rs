@@ -18,12 +18,7 @@ use sha2::{Digest, Sha256};
 /// arguments (to bind any `requestState` to a digest of them) and
 /// `Parameters` takes them.
 ///
-/// ```ignore
-/// #[tool(description = "Read a text file inside the shared folders")]
-/// async fn read_file(&self, call: ToolCall, Parameters(args): Parameters<ReadArgs>) -> CallToolResponse {
-///     self.roots.serve(call, move |snap| read(snap, &args.path)).await
-/// }
-/// ```
+/// (See [`SessionRoots::serve`](crate::SessionRoots::serve) for a whole tool.)
 ///
 /// It carries the request's context (peer, protocol revision, client
 /// capabilities), and on 2026-07-28 the retry's `inputResponses` and

@@ -8,10 +8,10 @@
 //!
 //! ```no_run
 //! use mcp_roots::Roots;
-//! use mcp_roots_rmcp::{SessionRoots, tool_error};
+//! use mcp_roots_rmcp::{SessionRoots, ToolCall};
 //! use rmcp::handler::server::router::tool::ToolRouter;
 //! use rmcp::handler::server::wrapper::Parameters;
-//! use rmcp::model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig};
+//! use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ServerCapabilities, ServerConfig};
 //! use rmcp::service::NotificationContext;
 //! use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
 //!
@@ -38,18 +38,17 @@
 //!     }
 //!
 //!     #[tool(description = "Write a note inside the folders the user shared")]
-//!     async fn write(&self, Parameters(args): Parameters<WriteArgs>) -> CallToolResult {
-//!         // Waits (bounded) for the client's first roots answer, then works
-//!         // on tokio's blocking pool.
-//!         let written = self
-//!             .roots
-//!             .run(move |snap| snap.write_atomic(&args.path, args.text.as_bytes()))
-//!             .await;
-//!         match written {
-//!             Ok(()) => CallToolResult::success(vec![ContentBlock::text("written")]),
-//!             // `isError: true`, a sentence, and the stable reason.
-//!             Err(err) => tool_error(&err),
-//!         }
+//!     async fn write(&self, call: ToolCall, Parameters(args): Parameters<WriteArgs>) -> CallToolResponse {
+//!         // The session's roots (2024-11-05 to 2025-11-25), or this
+//!         // request's (2026-07-28: asked for in an input-required round);
+//!         // the work runs on tokio's blocking pool; a refusal (`?`) is the
+//!         // tool's error result: `isError`, a sentence, the stable reason.
+//!         self.roots
+//!             .serve(call, move |snap| {
+//!                 snap.write_atomic(&args.path, args.text.as_bytes())?;
+//!                 Ok(CallToolResult::success(vec![ContentBlock::text("written")]))
+//!             })
+//!             .await
 //!     }
 //! }
 //!
@@ -58,7 +57,7 @@
 //!     fn get_info(&self) -> ServerConfig {
 //!         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
 //!     }
-//!     // The whole roots wiring: list after `initialize`, re-list on change.
+//!     // The session revisions' wiring: list after `initialize`, re-list on change.
 //!     async fn on_initialized(&self, cx: NotificationContext<RoleServer>) {
 //!         self.roots.on_initialized(&cx.peer).await;
 //!     }
@@ -69,25 +68,66 @@
 //! # fn main() { let _ = Notes::new(); }
 //! ```
 //!
-//! - [`SessionRoots`]: one session's roots, synchronised with the client
-//!   (`roots/list` after `initialize`, again on `list_changed`), with tool
-//!   calls gated on the first answer and run on the blocking pool.
-//! - [`tool_error`]: a refusal as a tool result the model can act on.
-//! - [`Elicitor`]: form elicitation with flat forms, server-side validation
-//!   of the answer, typed outcomes, and the two common forms (choose one of
-//!   N, confirm a destructive action).
-//! - URL-mode elicitation ([`Elicitor::ask_url`], [`url_elicitation_required`],
-//!   [`Elicitor::complete`]) with a version and capability guard.
-//! - The 2026-07-28 revision ([`ask_roots`], [`SessionRoots::request_roots`]
-//!   and [`run_blocking`], [`form_request`], [`form_outcome`]): roots and
-//!   questions travel in input-required results; request roots never become
-//!   the session's.
+//! # One tool body, every revision
 //!
-//! | revision | how roots arrive | elicitation |
-//! |---|---|---|
-//! | 2025-06-18 | `roots/list` after `initialize`, again on `list_changed` | form |
-//! | 2025-11-25 | same | form, URL |
-//! | 2026-07-28 | an input request per tool call, request-scoped | input requests |
+//! A tool takes a [`ToolCall`] (before its `Parameters`) and hands its body
+//! to [`SessionRoots::serve`] (file work only) or
+//! [`SessionRoots::serve_with`] (file work and questions to the user,
+//! through an [`Ask`]). The glue supplies what the body needs the way the
+//! negotiated revision allows:
+//!
+//! | revision | roots | a form ([`Ask::choose`], [`Ask::confirm`], [`Ask::form`]) | a URL ([`Ask::url`]) |
+//! |---|---|---|---|
+//! | 2024-11-05, 2025-03-26 | the session's: `roots/list` after `initialized`, again on `list_changed` | refused: `elicitation_unsupported`, nothing changed | refused: `url_elicitation_unsupported` |
+//! | 2025-06-18 | the session's | `elicitation/create`, the body waits | refused |
+//! | 2025-11-25 | the session's | `elicitation/create` | `elicitation/create` (mode `url`), then `notifications/elicitation/complete` |
+//! | 2026-07-28 | this request's: an input request in the first round, policy applied, never installed | an input request; the retry resumes the body | an input request (accept = consent), then "still waiting" state-only rounds until the flow ends |
+//!
+//! On every revision a client that does not declare `roots` gets the
+//! server's policy at once (the ceiling if the operator grants it to such
+//! clients, else nothing), and an empty set is refused with `no_roots`
+//! saying why (no capability, an empty list, or which roots the ceiling
+//! refused), never with "the client has not answered" unless a session
+//! client really has not.
+//!
+//! **How 2026-07-28 resumes a body.** Each round calls the tool method
+//! again; [`serve_with`](SessionRoots::serve_with) *replays* the body from
+//! the start. Answers of earlier rounds come back from the `requestState`,
+//! each bound to a digest of the question it answered (a question that
+//! came out differently, e.g. because the files changed, is refused with
+//! `question_changed`); the newest comes from `inputResponses`; the first
+//! unanswered question stops the body through `?` and goes out as an input
+//! request. So a body changes nothing before its last question, and what
+//! it changes, it finds again under the final round's roots. The state is
+//! sealed by [`Rounds`]: HMAC-SHA256 with a per-process key, bound to the
+//! tool and a digest of its arguments, an expiry from an injectable clock
+//! ([`DEFAULT_STATE_TTL`]), and accepted once (a bounded record of consumed
+//! states, failing closed when full). A tampered, foreign, expired or
+//! replayed state is refused with `invalid_request_state` before the body
+//! runs.
+//!
+//! Every call runs in a `tool_call` span (tool, request id, revision) that
+//! is carried onto the blocking pool, so the library's denials and the
+//! glue's roots changes name the call in the log.
+//!
+//! # The parts
+//!
+//! - [`SessionRoots`]: one session's roots, synchronised with the client
+//!   (`roots/list` after `initialize`, again on `list_changed`);
+//!   [`serve`](SessionRoots::serve) and [`serve_with`](SessionRoots::serve_with)
+//!   for tools; [`run`](SessionRoots::run) for file work on the session
+//!   revisions only (it waits for a `roots/list` answer that 2026-07-28
+//!   never sends).
+//! - [`tool_error`]: a refusal as a tool result the model can act on;
+//!   [`Stop`]: how a body leaves early with `?`.
+//! - [`Elicitor`], [`Form`], [`Outcome`]: form elicitation with flat forms,
+//!   server-side validation of the answer, typed outcomes, and the two
+//!   common forms (choose one of N, confirm a destructive action).
+//! - URL mode by hand ([`Elicitor::ask_url`], [`url_elicitation_required`],
+//!   [`Elicitor::complete`]) with a version and capability guard.
+//! - The 2026-07-28 building blocks under `serve_with` ([`ask_roots`],
+//!   [`SessionRoots::request_roots`], [`run_blocking`], [`form_request`],
+//!   [`form_outcome`]), for a server that drives its rounds itself.
 //!
 //! # Versions
 //!

@@ -26,14 +26,29 @@ impl SessionRoots {
     /// first round asks the client for them, the retry brings them; a
     /// client that declares no roots gets the server's policy at once).
     ///
-    /// ```ignore
+    /// ```no_run
+    /// # use mcp_roots_rmcp::{SessionRoots, ToolCall};
+    /// # use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+    /// # use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
+    /// # use rmcp::{tool, tool_router};
+    /// # #[derive(serde::Deserialize, rmcp::schemars::JsonSchema)]
+    /// # #[schemars(crate = "rmcp::schemars")]
+    /// # struct ReadArgs { path: String }
+    /// # #[derive(Clone)]
+    /// # struct Server { roots: SessionRoots, tool_router: ToolRouter<Server> }
+    /// # #[tool_router]
+    /// # impl Server {
     /// #[tool(description = "Read a text file inside the shared folders")]
     /// async fn read_file(&self, call: ToolCall, Parameters(args): Parameters<ReadArgs>) -> CallToolResponse {
-    ///     self.roots.serve(call, move |snap| {
-    ///         let text = std::io::read_to_string(snap.open(&args.path)?)?;
-    ///         Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
-    ///     }).await
+    ///     self.roots
+    ///         .serve(call, move |snap| {
+    ///             let text = std::io::read_to_string(snap.open(&args.path)?)?;
+    ///             Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+    ///         })
+    ///         .await
     /// }
+    /// # }
+    /// # fn main() {}
     /// ```
     ///
     /// A refusal (`?` on the library's errors) becomes the tool's error
@@ -53,6 +68,39 @@ impl SessionRoots {
     /// the revision allows (see the [`ask`](crate::Ask) docs: on 2026-07-28
     /// the body is replayed from the start in every round, so it changes
     /// nothing before its last question). Propagate every [`Stop`] with `?`.
+    ///
+    /// ```no_run
+    /// # use mcp_roots_rmcp::{Outcome, SessionRoots, ToolCall};
+    /// # use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+    /// # use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
+    /// # use rmcp::{tool, tool_router};
+    /// # #[derive(serde::Deserialize, rmcp::schemars::JsonSchema)]
+    /// # #[schemars(crate = "rmcp::schemars")]
+    /// # struct PathArgs { path: String }
+    /// # #[derive(Clone)]
+    /// # struct Server { roots: SessionRoots, tool_router: ToolRouter<Server> }
+    /// # #[tool_router]
+    /// # impl Server {
+    /// #[tool(description = "Delete a file inside the shared folders, after asking the user")]
+    /// async fn delete(&self, call: ToolCall, Parameters(args): Parameters<PathArgs>) -> CallToolResponse {
+    ///     self.roots
+    ///         .serve_with(call, |mut ask| async move {
+    ///             let path = args.path.clone();
+    ///             // Refuse what is outside before asking anything.
+    ///             ask.files(move |snap| Ok(snap.metadata(&path)?)).await?;
+    ///             let question = format!("Delete {}? This cannot be undone.", args.path);
+    ///             if ask.confirm(question, "Yes, delete it").await? != Outcome::Accepted(()) {
+    ///                 return Ok(CallToolResult::success(vec![ContentBlock::text("kept")]));
+    ///             }
+    ///             // After the last question: the change, under this round's roots.
+    ///             ask.files(move |snap| Ok(snap.remove_file(&args.path)?)).await?;
+    ///             Ok(CallToolResult::success(vec![ContentBlock::text("deleted")]))
+    ///         })
+    ///         .await
+    /// }
+    /// # }
+    /// # fn main() {}
+    /// ```
     ///
     /// The call runs in a `tool_call` span (tool, request id, revision),
     /// carried onto the blocking pool, so every log line of the call, the
