@@ -9,7 +9,22 @@ use crate::stop::Stop;
 
 /// The `no_roots` refusal for an empty `set`, naming its cause.
 pub(crate) fn no_roots(declared: bool, set: &RootSet) -> Stop {
-    let why = if !declared {
+    let why = why(declared, set);
+    tracing::warn!(%why, "no usable root for this call");
+    Stop::refused(
+        "no_roots",
+        format!(
+            "No folder is shared with this call: {why}. Nothing was read or changed. Ask the \
+             user to share the folder in the client (or the operator to check the server's ceiling)."
+        ),
+    )
+}
+
+/// Why `set` is empty: the client declared no roots (`declared` false),
+/// listed none, or listed only roots that were refused (named, with
+/// their reasons).
+pub(crate) fn why(declared: bool, set: &RootSet) -> String {
+    if !declared {
         "the client does not declare the roots capability, and the server's policy shares no \
          folder with such clients"
             .to_owned()
@@ -25,13 +40,5 @@ pub(crate) fn no_roots(declared: bool, set: &RootSet) -> Stop {
             "none of the folders the client shared can be used: {}",
             each.join(", ")
         )
-    };
-    tracing::warn!(%why, "no usable root for this call");
-    Stop::refused(
-        "no_roots",
-        format!(
-            "No folder is shared with this call: {why}. Nothing was read or changed. Ask the \
-             user to share the folder in the client (or the operator to check the server's ceiling)."
-        ),
-    )
+    }
 }

@@ -71,6 +71,8 @@ struct Inner {
     settled: watch::Sender<u64>,
     /// What carries a 2026-07-28 call across its rounds.
     rounds: Rounds,
+    /// Whether `initialized` arrived (the session revisions).
+    initialized: std::sync::atomic::AtomicBool,
 }
 
 impl SessionRoots {
@@ -88,6 +90,7 @@ impl SessionRoots {
                 ready: watch::Sender::new(None),
                 settled: watch::Sender::new(0),
                 rounds: Rounds::global(),
+                initialized: std::sync::atomic::AtomicBool::new(false),
             }),
         }
     }
@@ -132,6 +135,7 @@ impl SessionRoots {
     /// Call from `ServerHandler::on_initialized`: lists the client's roots,
     /// or applies the server's policy when the client declared none.
     pub async fn on_initialized(&self, peer: &Peer<RoleServer>) {
+        self.inner.initialized.store(true, Ordering::SeqCst);
         match peer.peer_info() {
             Some(info) if legacy::declares_roots(&info.capabilities) => self.relist(peer).await,
             Some(info) => {
@@ -188,8 +192,14 @@ impl SessionRoots {
         let mut ready = inner.ready.subscribe();
         let first = tokio::time::timeout(inner.first_answer_wait, ready.wait_for(Option::is_some));
         if !matches!(first.await, Ok(Ok(_))) {
-            return Err(Error::new(ErrorKind::NoRoots, Operation::Use, "")
-                .with_detail("the client has not answered roots/list yet"));
+            let detail = if inner.initialized.load(Ordering::SeqCst) {
+                "the client has not answered roots/list yet"
+            } else {
+                // 2026-07-28 has no initialize and no roots/list: only
+                // SessionRoots::serve gets roots there (with each request).
+                "this session had no initialize handshake, so roots come with each request; the tool must be served through SessionRoots::serve"
+            };
+            return Err(Error::new(ErrorKind::NoRoots, Operation::Use, "").with_detail(detail));
         }
         let pending = inner.wanted.load(Ordering::SeqCst);
         if pending > inner.served.load(Ordering::SeqCst) {
@@ -239,8 +249,22 @@ impl SessionRoots {
     async fn install(&self, request: u64, answer: Answer) {
         let roots = self.inner.roots.clone();
         let uris = answer.uris_for_log();
-        match blocking(move || answer.install(&roots)).await {
-            Ok(report) => {
+        let declared = !matches!(answer, Answer::Undeclared);
+        let installed = blocking(move || {
+            let report = answer.install(&roots);
+            let set = roots.load();
+            // The operator hears at once when a session gets no usable root.
+            let empty = set
+                .set()
+                .is_empty()
+                .then(|| crate::empty::why(declared, set.set()));
+            (report, empty)
+        });
+        match installed.await {
+            Ok((report, empty)) => {
+                if let Some(why) = empty {
+                    tracing::warn!(request, %why, "this session has no usable root");
+                }
                 tracing::info!(
                     request,
                     ?uris,

@@ -768,3 +768,26 @@ async fn consumed_states_are_bounded_and_fail_closed() {
     };
     assert_eq!(reason(&r).as_deref(), Some("busy"));
 }
+
+#[tokio::test]
+async fn a_ceiling_that_admits_none_of_the_roots_says_so_on_every_revision() {
+    let dir = tree();
+    for version in SESSION_REVISIONS
+        .iter()
+        .chain([&ProtocolVersion::V_2026_07_28])
+    {
+        // A misconfigured server: its ceiling is not where the user's folders are.
+        let policy = Roots::builder().ceiling([at(dir.path(), "outside")]);
+        let server = Server::new(SessionRoots::new(policy));
+        let c = start(server, client(dir.path(), version.clone(), false), version).await;
+        let read = call(&c, "read", json!({ "path": at(dir.path(), "shared/a.md") })).await;
+        assert_eq!(reason(&read).as_deref(), Some("no_roots"), "{version}");
+        let text = text_of(&read);
+        assert!(
+            text.contains("none of the folders the client shared can be used"),
+            "{version}: {text}"
+        );
+        assert!(text.contains("outside_ceiling"), "{version}: {text}");
+        assert!(!text.contains("has not answered"), "{version}: {text}");
+    }
+}
