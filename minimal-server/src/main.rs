@@ -5,9 +5,8 @@
 
 use mcp_roots::Roots;
 use mcp_roots_rmcp::{SessionRoots, ToolCall};
-use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 use rmcp::service::NotificationContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 
@@ -17,33 +16,23 @@ struct ReadArgs {
     path: String,
 }
 
-/// One per session (stdio: one per process), so a client's roots never
-/// authorise another client.
+/// One per session (stdio: one per process), so that a client's roots
+/// never authorise another client.
 #[derive(Clone)]
 struct Server {
     roots: SessionRoots,
-    tool_router: ToolRouter<Server>,
 }
 
 #[tool_router]
 impl Server {
-    fn new() -> Self {
-        // The default policy: no ceiling, nothing for a client without roots.
-        let roots = SessionRoots::new(Roots::builder());
-        Self {
-            roots,
-            tool_router: Self::tool_router(),
-        }
-    }
-
     #[tool(description = "Read a text file inside the folders the user shared")]
     async fn read_file(
         &self,
         call: ToolCall, // before `Parameters`: it reads the call's arguments too
         Parameters(ReadArgs { path }): Parameters<ReadArgs>,
     ) -> CallToolResponse {
-        // Runs against the session's roots, or on 2026-07-28 this request's;
-        // every `?` turns a refusal into the tool's error result.
+        // Runs against the session's roots, or on 2026-07-28 this request's
+        // (asked of the client first); each `?` makes a refusal the result.
         self.roots
             .serve(call, move |snap| {
                 let text = std::io::read_to_string(snap.open(&path)?)?;
@@ -53,14 +42,9 @@ impl Server {
     }
 }
 
-#[tool_handler(router = self.tool_router)]
+// The macro adds the tools and `get_info` (tools enabled, this name).
+#[tool_handler(name = "minimal-server")]
 impl ServerHandler for Server {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(
-            Implementation::new("minimal-server", env!("CARGO_PKG_VERSION")),
-        )
-    }
-
     // The roots wiring: list them after `initialize`, again on each change.
     async fn on_initialized(&self, cx: NotificationContext<RoleServer>) {
         self.roots.on_initialized(&cx.peer).await;
@@ -73,11 +57,10 @@ impl ServerHandler for Server {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // The default policy: no ceiling, nothing for a client without roots.
+    let roots = SessionRoots::new(Roots::builder());
     // stdout carries JSON-RPC; the session ends when the client closes stdin.
-    Server::new()
-        .serve(rmcp::transport::stdio())
-        .await?
-        .waiting()
-        .await?;
+    let running = Server { roots }.serve(rmcp::transport::stdio()).await?;
+    running.waiting().await?;
     Ok(())
 }

@@ -86,15 +86,10 @@ async fn start(
     let connection = Connection::spawn(binary(), &[], script.clone(), lifecycle)
         .await
         .unwrap();
-    let negotiated = connection
-        .client
-        .peer_info()
-        .map(|i| i.protocol_version.clone());
-    assert_eq!(
-        negotiated,
-        Some(version),
-        "the revision asked for is served"
-    );
+    let info = connection.client.peer_info().unwrap();
+    assert_eq!(info.protocol_version, version, "the revision asked for");
+    let name = info.server_info.as_ref().map(|i| i.name.as_str());
+    assert_eq!(name, Some("minimal-server"));
     (script, connection)
 }
 

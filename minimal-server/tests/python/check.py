@@ -99,7 +99,9 @@ async def run(mode: str, binary: str, base: Path) -> None:
         label = "default" if mode == "auto" else mode
         version = client.protocol_version
         expected = "2026-07-28" if mode == "auto" else "2025-11-25"
-        report(version == expected, label, f"negotiated {version}", "" if version == expected else f"expected {expected}")
+        name = client.server_info.name if client.server_info else None
+        ok = version == expected and name == "minimal-server"
+        report(ok, label, f"negotiated {version} with {name}", "" if ok else f"expected {expected} with minimal-server")
 
         async def read(path: str) -> tuple[types.CallToolResult | None, float, str]:
             started = time.monotonic()
