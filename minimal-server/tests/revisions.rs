@@ -3,6 +3,9 @@
 //! session revisions as a request, on 2026-07-28 as an input request), once
 //! per protocol revision: reads inside the roots return the text, and every
 //! way out is a tool error with the library's reason.
+//!
+//! Unix only: the tree has a symlink and its URIs are `file:///…` paths.
+#![cfg(unix)]
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -48,7 +51,6 @@ impl Tree {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
-        #[cfg(unix)]
         std::os::unix::fs::symlink("../other/secret.txt", base.join("root/out")).unwrap();
         Self { _dir: dir, base }
     }
@@ -127,48 +129,18 @@ fn assert_refused(result: &CallToolResult, expected: &str, what: &str) {
 async fn reads_and_refusals(tree: &Tree, client: &Client) {
     assert_text(&read(client, &tree.at("root/inside.txt")).await, "inside");
     assert_text(&read(client, &tree.uri("root/inside.txt")).await, "inside");
+    // A table: what, the path sent, the reason expected.
+    #[rustfmt::skip]
     let refusals = [
-        (
-            "a file outside",
-            tree.at("other/secret.txt"),
-            "outside_roots",
-        ),
-        (
-            "a URI outside",
-            tree.uri("other/secret.txt"),
-            "outside_roots",
-        ),
-        (
-            "'..' in a path",
-            tree.at("root/../other/secret.txt"),
-            "outside_roots",
-        ),
-        (
-            "'..' in a URI",
-            tree.uri("root/../other/secret.txt"),
-            "outside_roots",
-        ),
-        (
-            "an encoded '/'",
-            tree.uri("root/..%2Fother%2Fsecret.txt"),
-            "invalid_uri",
-        ),
-        (
-            "a prefix sibling",
-            tree.at("root_evil/x.txt"),
-            "outside_roots",
-        ),
+        ("a file outside", tree.at("other/secret.txt"), "outside_roots"),
+        ("a URI outside", tree.uri("other/secret.txt"), "outside_roots"),
+        ("'..' in a path", tree.at("root/../other/secret.txt"), "outside_roots"),
+        ("'..' in a URI", tree.uri("root/../other/secret.txt"), "outside_roots"),
+        ("an encoded '/'", tree.uri("root/..%2Fother%2Fsecret.txt"), "invalid_uri"),
+        ("a prefix sibling", tree.at("root_evil/x.txt"), "outside_roots"),
         ("a symlink out", tree.at("root/out"), "outside_roots"),
-        (
-            "a relative path",
-            "root/inside.txt".to_owned(),
-            "not_absolute",
-        ),
-        (
-            "a relative '..'",
-            "../other/secret.txt".to_owned(),
-            "not_absolute",
-        ),
+        ("a relative path", "root/inside.txt".to_owned(), "not_absolute"),
+        ("a relative '..'", "../other/secret.txt".to_owned(), "not_absolute"),
     ];
     for (what, path, expected) in refusals {
         assert_refused(&read(client, &path).await, expected, what);
