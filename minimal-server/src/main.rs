@@ -1,0 +1,66 @@
+//! `minimal-server`: the smallest complete MCP server on mcp-roots, over
+//! stdio. Its one tool, `read_file`, returns a text file from inside the
+//! folders the client shared (its roots) and refuses everything else as a
+//! tool error, on every protocol revision rmcp offers.
+
+use mcp_roots::Roots;
+use mcp_roots_rmcp::{SessionRoots, ToolCall};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
+use rmcp::service::NotificationContext;
+use rmcp::{RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct ReadArgs {
+    /// A file:// URI or an absolute path inside the shared folders.
+    path: String,
+}
+
+/// One per session (stdio: one per process), so that a client's roots
+/// never authorise another client.
+#[derive(Clone)]
+struct Server {
+    roots: SessionRoots,
+}
+
+#[tool_router]
+impl Server {
+    #[tool(description = "Read a text file inside the folders the user shared")]
+    async fn read_file(
+        &self,
+        call: ToolCall, // before `Parameters`: it reads the call's arguments too
+        Parameters(ReadArgs { path }): Parameters<ReadArgs>,
+    ) -> CallToolResponse {
+        // Runs against the session's roots, or on 2026-07-28 this request's
+        // (asked of the client first); each `?` makes a refusal the result.
+        self.roots
+            .serve(call, move |snap| {
+                let text = std::io::read_to_string(snap.open(&path)?)?;
+                Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+            })
+            .await
+    }
+}
+
+// The macro adds the tools and `get_info` (tools enabled, this name).
+#[tool_handler(name = "minimal-server")]
+impl ServerHandler for Server {
+    // The roots wiring: list them after `initialize`, again on each change.
+    async fn on_initialized(&self, cx: NotificationContext<RoleServer>) {
+        self.roots.on_initialized(&cx.peer).await;
+    }
+
+    async fn on_roots_list_changed(&self, cx: NotificationContext<RoleServer>) {
+        self.roots.on_list_changed(&cx.peer).await;
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // The default policy: no ceiling, nothing for a client without roots.
+    let roots = SessionRoots::new(Roots::builder());
+    // stdout carries JSON-RPC; the session ends when the client closes stdin.
+    let running = Server { roots }.serve(rmcp::transport::stdio()).await?;
+    running.waiting().await?;
+    Ok(())
+}
