@@ -73,7 +73,9 @@ impl SessionRoots {
             match revision {
                 Revision::Rounds => self.serve_rounds(call, body).await,
                 _ => {
-                    let elicitor = Elicitor::for_request(&call.context);
+                    // The Ask counts the questions against its limit; the
+                    // elicitor's own budget (one) must not stop a second.
+                    let elicitor = Elicitor::for_request(&call.context).with_budget(usize::MAX);
                     let ask = Ask::new(
                         revision,
                         call.declares_roots(),
