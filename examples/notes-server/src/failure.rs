@@ -1,20 +1,16 @@
-//! Why a tool call did not do what it was asked: [`Failure`], the one error
-//! type of the tool bodies, and the one place where it becomes a tool result
-//! (`isError: true`, a sentence the model can act on, a stable reason in
-//! structured content).
+//! Why a tool call did not do what it was asked, on the note logic's side:
+//! [`Failure`], the error of the functions in [`notes`](crate::notes) (a
+//! refusal of the library, or a [`Problem`] of the note logic).
 //!
-//! Tool bodies return `Result<_, Failure>` and leave with `?`: a refusal of
-//! the library, a [`Problem`] of the note logic and a question that could
-//! not be asked all convert into it, and rmcp renders the `Err` through
-//! [`IntoCallToolResult`]. What the user declined is not a failure: the
-//! tool did what the user wanted (see `reply::nothing_done`).
+//! Tool bodies leave with `?`: a `Failure` or a `Problem` converts into
+//! the glue's [`Stop`] (as do the library's errors and the questions that
+//! could not be asked), and the glue turns the `Stop` into the tool result
+//! (`isError: true`, a sentence the model can act on, a stable reason in
+//! structured content). What the user declined is not a failure: the tool
+//! did what the user wanted (see `reply::nothing_done`).
 
 use mcp_roots::Error;
-use mcp_roots_rmcp::{ElicitError, tool_error};
-use rmcp::ErrorData;
-use rmcp::handler::server::tool::IntoCallToolResult;
-use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
-use serde_json::json;
+use mcp_roots_rmcp::Stop;
 
 /// A failure that is not a boundary decision of the library (those are
 /// [`Error`]s): no such note, not a note, too large, an argument to fix.
@@ -40,16 +36,13 @@ impl Problem {
     }
 }
 
-/// Why a tool body stopped before its result.
+/// Why a function of the note logic failed.
 #[derive(Debug)]
 pub enum Failure {
     /// The library refused (outside the roots, not found, revoked, …).
     Refused(Error),
     /// The note logic refused.
     Problem(Problem),
-    /// A question could not be asked or its answer was unusable; nothing
-    /// changed.
-    Question(ElicitError),
 }
 
 impl From<Error> for Failure {
@@ -64,35 +57,25 @@ impl From<Problem> for Failure {
     }
 }
 
-impl From<ElicitError> for Failure {
-    fn from(err: ElicitError) -> Self {
-        Self::Question(err)
-    }
-}
-
 impl Failure {
     /// Whether the library refused with `kind`.
     pub fn is_refused(&self, kind: mcp_roots::ErrorKind) -> bool {
         matches!(self, Self::Refused(err) if err.kind() == kind)
     }
+}
 
-    /// The tool result: `isError: true`, a sentence, and the reason.
-    pub fn to_tool_result(&self) -> CallToolResult {
-        match self {
-            Self::Refused(err) => tool_error(err),
-            Self::Problem(problem) => {
-                let text = ContentBlock::text(&problem.message);
-                let mut result = CallToolResult::error(vec![text]);
-                result.structured_content = Some(json!({ "reason": problem.reason }));
-                result
-            }
-            Self::Question(err) => err.to_tool_result(),
-        }
+impl From<Problem> for Stop {
+    /// The problem's sentence, and its reason in structured content.
+    fn from(problem: Problem) -> Self {
+        Stop::refused(problem.reason, problem.message)
     }
 }
 
-impl IntoCallToolResult for Failure {
-    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
-        Ok(self.to_tool_result().into())
+impl From<Failure> for Stop {
+    fn from(failure: Failure) -> Self {
+        match failure {
+            Failure::Refused(err) => err.into(),
+            Failure::Problem(problem) => problem.into(),
+        }
     }
 }

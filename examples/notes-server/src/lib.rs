@@ -12,18 +12,45 @@
 //! | `notes_setup` | first-run setup: the template for new notes, on a local page ([`page`]) | always: URL-mode elicitation |
 //!
 //! A note's title is its first `# ` heading, else its file name without
-//! `.md`. Every file operation runs in
-//! [`SessionRoots::run`](mcp_roots_rmcp::SessionRoots::run), which waits
-//! (bounded) for the client's first roots answer and works on the blocking
-//! pool (on 2026-07-28: against the request's roots). A tool body returns
-//! `Result<_, Failure>` and leaves with `?`: a refusal of the library
-//! ([`mcp_roots_rmcp::tool_error`]), a [`Problem`](failure::Problem) of the
-//! note logic and a question that could not be asked become a tool result
-//! in one place ([`failure`]).
+//! `.md`.
 //!
-//! The wiring of the roots into an rmcp server is the two notification
-//! handlers (one [`SessionRoots`](mcp_roots_rmcp::SessionRoots) per
-//! session, created with the server):
+//! # One tool body for every revision
+//!
+//! Each tool takes the call's [`ToolCall`](mcp_roots_rmcp::ToolCall)
+//! (before its `Parameters`) and hands one body to the session's
+//! [`SessionRoots`](mcp_roots_rmcp::SessionRoots):
+//! [`serve`](mcp_roots_rmcp::SessionRoots::serve) when it only needs the
+//! roots, [`serve_with`](mcp_roots_rmcp::SessionRoots::serve_with) when it
+//! may ask the user. The glue answers the body's file work and questions
+//! as the call's revision allows:
+//!
+//! | revision | roots | questions |
+//! |---|---|---|
+//! | 2024-11-05, 2025-03-26 | `roots/list`, kept in the session | none: a tool that must ask refuses (`elicitation_unsupported`) and changes nothing |
+//! | 2025-06-18 | same | forms, as `elicitation/create` requests |
+//! | 2025-11-25 | same | forms and URL mode |
+//! | 2026-07-28 | with each request, in input-required rounds; never installed in the session | forms and URLs as input requests; the body is replayed each round |
+//!
+//! The file work runs on the blocking pool, against the session's roots
+//! (after the client's first answer, bounded) or the request's (the
+//! operator's ceiling and empty-list rule applied either way). A body
+//! leaves with `?`: a refusal of the library, a [`Problem`](failure::Problem)
+//! of the note logic (through [`Failure`](failure::Failure)) and a question
+//! that could not be asked all become the glue's
+//! [`Stop`](mcp_roots_rmcp::Stop), and the glue turns it into the tool
+//! result. On 2026-07-28 one `Stop` is the question the glue sends, so a
+//! body changes nothing before its last question and finds again, under
+//! the final round's roots, what it changes (as `notes_delete` and
+//! `notes_archive` do).
+//!
+//! Held notes (`notes_open`, `notes_read` with a `handle`, `notes_close`)
+//! live in a session's roots: on 2026-07-28 they refuse with
+//! `not_on_this_revision`. The server offers every revision rmcp knows.
+//!
+//! The wiring of the session's roots into an rmcp server is the two
+//! notification handlers (one
+//! [`SessionRoots`](mcp_roots_rmcp::SessionRoots) per session, created with
+//! the server):
 //!
 //! ```ignore
 //! #[tool_handler(router = self.tool_router)]
@@ -37,10 +64,13 @@
 //! }
 //! ```
 //!
-//! Revisions served: 2025-06-18 and 2025-11-25 (the roots above, form
-//! elicitation; URL mode on 2025-11-25) and 2026-07-28 (no `initialize`:
-//! roots and forms travel in input-required results, roots are
-//! request-scoped; see [`modern`]).
+//! and a tool is one body:
+//!
+//! ```ignore
+//! async fn notes_list(&self, call: ToolCall) -> CallToolResponse {
+//!     self.roots.serve(call, |snap| Ok(listing(notes::list(snap)?))).await
+//! }
+//! ```
 //!
 //! The binary `notes-server` serves one session over stdio; `demo` (also
 //! `notes-server demo`) plays the scripted scenes of [`demo`] with the
@@ -52,7 +82,6 @@ pub mod demo;
 pub mod failure;
 pub mod held;
 mod launch;
-pub mod modern;
 pub mod notes;
 pub mod page;
 pub mod prefs;
@@ -65,4 +94,4 @@ pub use held::MAX_HELD;
 pub use launch::{Connection, Launch};
 pub use server::{INSTRUCTIONS, NotesServer};
 pub use setup::{SETUP_MESSAGE, SETUP_WAIT};
-pub use tools::{ANSWER_WAIT, HandleArgs, OpenArgs, ReadArgs, TitleArgs, WriteArgs};
+pub use tools::{HandleArgs, OpenArgs, ReadArgs, TitleArgs, WriteArgs};

@@ -1,7 +1,8 @@
-//! Notes on disk: Markdown files anywhere under the session's roots. Every
+//! Notes on disk: Markdown files anywhere under the call's roots. Every
 //! function here is blocking and takes a [`Snapshot`]: the tools call them
-//! inside [`SessionRoots::run`](mcp_roots_rmcp::SessionRoots::run) (or the
-//! request's roots on 2026-07-28), so no `std::fs` call ever sees a path
+//! in their file work ([`SessionRoots::serve`](mcp_roots_rmcp::SessionRoots::serve),
+//! [`Ask::files`](mcp_roots_rmcp::Ask::files)), against the session's roots
+//! or the request's on 2026-07-28, so no `std::fs` call ever sees a path
 //! that came from the client. They fail with the library's refusals and
 //! the note logic's [`Problem`]s, both as a [`Failure`].
 

@@ -1,16 +1,19 @@
-//! [`NotesServer`]: the rmcp handler. On revisions with `initialize`
-//! (2025-06-18, 2025-11-25) its roots come from the client through a
-//! [`SessionRoots`], wired by the two notification handlers below; on
-//! 2026-07-28 they come with each tool call (see [`modern`](crate::modern)).
+//! [`NotesServer`]: the rmcp handler. Its [`SessionRoots`] holds the
+//! session's roots on the revisions with `initialize` (2024-11-05 to
+//! 2025-11-25: `roots/list` after `initialize`, again on `list_changed`,
+//! wired by the two notification handlers below) and serves every tool
+//! body, on those revisions and on 2026-07-28, where the roots come with
+//! each tool call instead. The server offers every revision rmcp knows
+//! (rmcp's default `supported_protocol_versions`, which its
+//! `server/discover` answers with).
 
-use std::borrow::Cow;
 use std::fmt;
 use std::time::Duration;
 
 use mcp_roots::RootsBuilder;
 use mcp_roots_rmcp::SessionRoots;
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::model::{Implementation, ProtocolVersion, ServerCapabilities, ServerConfig};
+use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 use rmcp::service::NotificationContext;
 use rmcp::{RoleServer, ServerHandler, tool_handler};
 
@@ -109,13 +112,5 @@ impl ServerHandler for NotesServer {
 
     async fn on_roots_list_changed(&self, cx: NotificationContext<RoleServer>) {
         self.roots.on_list_changed(&cx.peer).await;
-    }
-
-    /// 2025-06-18 and 2025-11-25 (roots through `roots/list`, kept in the
-    /// session) and 2026-07-28 (roots with each tool call, request-scoped);
-    /// rmcp's default `server/discover` answers with these. Capped, so that
-    /// a newer rmcp does not serve a revision nobody tested here.
-    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28))
     }
 }

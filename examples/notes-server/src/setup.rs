@@ -1,36 +1,43 @@
-//! `notes_setup`: first-run setup through URL-mode elicitation (SEP-1036,
-//! protocol 2025-11-25).
+//! `notes_setup`: first-run setup through URL-mode elicitation (SEP-1036),
+//! one body through [`Ask::url`](mcp_roots_rmcp::Ask::url) on every
+//! revision that has URL mode.
 //!
-//! 1. Guard: [`Elicitor::check_url_mode`] (the client declared
-//!    `elicitation.url` and the negotiated revision has URL mode and
-//!    server-to-client requests). Otherwise the guard's message is the
-//!    result and nothing is sent. There is deliberately no form fallback:
-//!    the page is where the user, not the model, sets preferences, and the
-//!    guard's message tells the model to ask the user in the conversation.
-//! 2. A [`SetupPage`] on `127.0.0.1` with a one-time token, and
-//!    `elicitation/create` (mode `url`) with a fresh `elicitationId`.
-//! 3. Declined or cancelled: the page stops, nothing changes. Accepted: the
-//!    tool waits for the page's one submission (or its timeout), applies
-//!    the template, sends `notifications/elicitation/complete` for the
-//!    `elicitationId`, and says what was set.
+//! 1. Guard (the glue's): the client declared `elicitation.url` and the
+//!    revision has URL mode (2025-11-25 and 2026-07-28). Otherwise the
+//!    refusal (`url_elicitation_unsupported`, saying which condition
+//!    failed) is the result and nothing is started or sent. There is
+//!    deliberately no form fallback: the page is where the user, not the
+//!    model, sets preferences, and the refusal tells the model to ask the
+//!    user in the conversation.
+//! 2. The flow starts: a [`SetupPage`] on `127.0.0.1` with a one-time
+//!    token, and a completion future that waits for the page's one
+//!    submission (or its timeout), applies the template to the
+//!    preferences, and returns the submission.
+//! 3. The URL goes to the client with a fresh `elicitationId`: on
+//!    2025-11-25 as `elicitation/create` (mode `url`), after which the glue
+//!    awaits the completion and sends `notifications/elicitation/complete`;
+//!    on 2026-07-28 as an input request, the client's accept being the
+//!    user's consent, after which each round waits for the completion
+//!    (rounds that answer "still waiting" in between).
+//! 4. Declined or cancelled: the flow is dropped with its page, nothing
+//!    changes. Accepted: the result says what was set, or that the page
+//!    timed out.
 //!
 //! The page can set the template for new notes and nothing else: it has no
 //! field for roots or the ceiling, and ignores any that are posted.
 
 use std::time::Duration;
 
-use mcp_roots_rmcp::{Elicitor, Outcome};
-use rmcp::model::CallToolResult;
-use rmcp::service::RequestContext;
-use rmcp::{RoleServer, tool, tool_router};
+use mcp_roots_rmcp::{Ask, Outcome, Stop, ToolCall};
+use rmcp::model::CallToolResponse;
+use rmcp::{tool, tool_router};
 use serde_json::json;
 
-use crate::failure::{Failure, Problem};
-use crate::page::{SetupPage, random_hex};
-use crate::prefs::Settings;
+use crate::failure::Problem;
+use crate::page::{SetupPage, Submission};
+use crate::prefs::{Preferences, Settings};
 use crate::reply::{done, nothing_done};
 use crate::server::NotesServer;
-use crate::tools::ANSWER_WAIT;
 
 /// How long a setup page lives (the user's consent included) by default.
 pub const SETUP_WAIT: Duration = Duration::from_secs(15 * 60);
@@ -50,69 +57,85 @@ impl NotesServer {
             open_world_hint = false
         )
     )]
-    async fn notes_setup(&self, cx: RequestContext<RoleServer>) -> Result<CallToolResult, Failure> {
-        let mut ask = Elicitor::for_request(&cx).with_timeout(ANSWER_WAIT);
-        ask.check_url_mode()?;
-        let (id, mut page) = self.start_page().await?;
-        match ask.ask_url(SETUP_MESSAGE, page.url(), id.as_str()).await? {
-            Outcome::Accepted(()) => {}
-            other => return Ok(nothing_done(&other, "set up")),
-        }
-        let Some(submission) = page.submission().await else {
-            return Ok(done(
-                "The setup page was not submitted in time and has closed: nothing was changed. \
-                 Do not retry unless the user asks again.",
-                json!({ "outcome": "timed_out", "elicitationId": id }),
-            ));
-        };
-        drop(page); // answers "already used" for a moment, then closes
-        let template = Some(submission.template).filter(|t| !t.is_empty());
-        self.prefs.set(Settings {
-            template: template.clone(),
-        });
-        // The preference is set whether or not the client hears that the
-        // page is done; the result says so in any case.
-        let _ = ask.complete(&id).await;
-        let mut text = match &template {
-            Some(t) => format!(
-                "Setup done in the browser: new notes (notes_write) now use this template \
-                 ({} characters):\n{t}",
-                t.chars().count()
-            ),
-            None => {
-                "Setup done in the browser: no template; new notes are written as given.".to_owned()
+    async fn notes_setup(&self, call: ToolCall) -> CallToolResponse {
+        let (prefs, wait) = (self.prefs.clone(), self.setup_wait);
+        let body = |mut ask: Ask| async move {
+            let start = |_: &str| start_flow(prefs, wait);
+            let visited = match ask.url(SETUP_MESSAGE, start).await? {
+                Outcome::Accepted(visited) => visited,
+                other => return Ok(nothing_done(&other, "set up")),
+            };
+            let id = visited.elicitation_id;
+            let Some(submission) = visited.result else {
+                return Ok(done(
+                    "The setup page was not submitted in time and has closed: nothing was \
+                     changed. Do not retry unless the user asks again.",
+                    json!({ "outcome": "timed_out", "elicitationId": id }),
+                ));
+            };
+            let template = template_of(&submission);
+            let mut text = match &template {
+                Some(t) => format!(
+                    "Setup done in the browser: new notes (notes_write) now use this template \
+                     ({} characters):\n{t}",
+                    t.chars().count()
+                ),
+                None => "Setup done in the browser: no template; new notes are written as given."
+                    .to_owned(),
+            };
+            if !submission.ignored.is_empty() {
+                text.push_str(&format!(
+                    "\nThe page ignored these fields: {} (the shared folders are not a preference).",
+                    submission.ignored.join(", ")
+                ));
             }
+            Ok(done(
+                text,
+                json!({
+                    "outcome": "configured",
+                    "elicitationId": id,
+                    "template": template,
+                    "ignored": submission.ignored,
+                }),
+            ))
         };
-        if !submission.ignored.is_empty() {
-            text.push_str(&format!(
-                "\nThe page ignored these fields: {} (the shared folders are not a preference).",
-                submission.ignored.join(", ")
-            ));
-        }
-        Ok(done(
-            text,
-            json!({
-                "outcome": "configured",
-                "elicitationId": id,
-                "template": template,
-                "ignored": submission.ignored,
-            }),
-        ))
+        self.roots.serve_with(call, body).await
     }
 }
 
-impl NotesServer {
-    /// A fresh `elicitationId` and the page it sends the user to.
-    async fn start_page(&self) -> Result<(String, SetupPage), Problem> {
-        let started = async {
-            let id = format!("setup-{}", random_hex(8)?);
-            let page = SetupPage::start(&self.prefs.get(), self.setup_wait).await?;
-            Ok::<_, std::io::Error>((id, page))
-        };
-        started.await.map_err(|err| {
-            let message =
-                format!("The setup page could not be started ({err}); nothing was changed.");
-            Problem::new("setup_unavailable", message)
-        })
-    }
+/// Starts the page (showing the current preferences, living at most
+/// `wait`); its URL, and the flow's completion: the submission, once the
+/// template it carries is set (`None`: the page timed out, nothing set).
+async fn start_flow(
+    prefs: Preferences,
+    wait: Duration,
+) -> Result<
+    (
+        url::Url,
+        impl Future<Output = Option<Submission>> + Send + 'static,
+    ),
+    Stop,
+> {
+    let started = SetupPage::start(&prefs.get(), wait).await;
+    let mut page = started.map_err(|err| {
+        let message = format!("The setup page could not be started ({err}); nothing was changed.");
+        Problem::new("setup_unavailable", message)
+    })?;
+    let url = page.url().clone();
+    let completion = async move {
+        let submission = page.submission().await?;
+        drop(page); // answers "already used" for a moment, then closes
+        // Set before the client hears that the page is done (the glue says
+        // so after this future ends), and whether or not it hears.
+        prefs.set(Settings {
+            template: template_of(&submission),
+        });
+        Some(submission)
+    };
+    Ok((url, completion))
+}
+
+/// The template a submission sets (empty: none).
+fn template_of(submission: &Submission) -> Option<String> {
+    Some(submission.template.clone()).filter(|t| !t.is_empty())
 }

@@ -1,36 +1,37 @@
-//! The note tools. Each finds its [`Scope`] first: the session's roots on
-//! revisions with `initialize` (its file work then runs in
-//! [`SessionRoots::run`](mcp_roots_rmcp::SessionRoots::run): waiting,
-//! bounded, for the client's first roots answer, on the blocking pool), or
-//! the roots that came with the request on 2026-07-28 (see
-//! [`modern`](crate::modern)). A tool body returns `Result<_, Failure>`:
-//! every refusal leaves it with `?` and becomes a tool result the model can
-//! act on (see [`failure`](crate::failure)).
-
-use std::time::Duration;
+//! The note tools. Each takes the call's [`ToolCall`] (before its
+//! `Parameters`) and serves one body on every protocol revision through the
+//! session's [`SessionRoots`](mcp_roots_rmcp::SessionRoots):
+//! [`serve`](mcp_roots_rmcp::SessionRoots::serve) for the tools that only
+//! need the roots, [`serve_with`](mcp_roots_rmcp::SessionRoots::serve_with)
+//! for those that may ask the user ([`change`](crate::change),
+//! `notes_setup`) or refuse on a revision. The file work runs on the
+//! blocking pool against the session's roots (2024-11-05 to 2025-11-25,
+//! after the client's first answer, bounded) or against the roots that the
+//! request brought (2026-07-28: the glue's first round asks for them). A
+//! body leaves with `?`: the library's refusals, the note logic's
+//! [`Failure`](crate::failure::Failure)s and [`Problem`]s and the questions
+//! that could not be asked all become the glue's [`Stop`], which becomes a
+//! tool result the model can act on.
+//!
+//! Held notes (`notes_open`, `notes_read` with a `handle`, `notes_close`)
+//! live in a session's roots: on 2026-07-28, where the roots belong to one
+//! request, those tools refuse with `not_on_this_revision`.
 
 use mcp_roots::{ErrorKind, Snapshot, TrackedFile};
-use mcp_roots_rmcp::{Elicitor, Outcome, ask_roots};
-use rmcp::handler::server::tool::{InputResponses, RequestState};
+use mcp_roots_rmcp::{Ask, Revision, Stop, ToolCall};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResponse, CallToolResult};
-use rmcp::service::RequestContext;
-use rmcp::{Peer, RoleServer, tool, tool_router};
+use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::change::{Change, choose_message, confirm_message, no_match};
+use crate::change::{self, Change, no_match};
 use crate::failure::{Failure, Problem};
-use crate::held;
-use crate::modern::{Scope, is_modern};
+use crate::held::{self, Held};
 use crate::notes::{self, Note, ReadNote};
-use crate::reply::{done, nothing_done};
+use crate::reply::done;
 use crate::server::NotesServer;
-
-/// How long a form may stay open before the tool call gives up (changing
-/// nothing).
-pub const ANSWER_WAIT: Duration = Duration::from_secs(300);
 
 /// Arguments of `notes_read`: one of the three.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -89,40 +90,10 @@ impl NotesServer {
         description = "List the notes (*.md files) under the folders the user shared, with their titles and URIs.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn notes_list(
-        &self,
-        cx: RequestContext<RoleServer>,
-        InputResponses(inputs): InputResponses,
-    ) -> Result<CallToolResponse, Failure> {
-        let Some(scope) = self.scope(&cx, inputs.as_ref()).await? else {
-            return Ok(ask_roots(None, None).into());
-        };
-        let listing = self.run_in(&scope, |snap| Ok(notes::list(snap)?)).await?;
-        let mut text = format!("{} notes:", listing.notes.len());
-        for note in &listing.notes {
-            text.push_str(&format!(
-                "\n- {} ({}: {})  {}",
-                note.title,
-                note.root,
-                note.path,
-                note.uri()
-            ));
-        }
-        if listing.truncated {
-            text.push_str("\n(The listing stopped at its limit: some notes are not shown.)");
-        }
-        for (input, reason) in &listing.skipped {
-            text.push_str(&format!("\n(Skipped {input:?}: {reason}.)"));
-        }
-        let notes: Vec<_> = listing.notes.iter().map(Note::to_json).collect();
-        let skipped: Vec<_> = listing
-            .skipped
-            .iter()
-            .map(|(input, reason)| json!({ "input": input, "reason": reason }))
-            .collect();
-        let structured =
-            json!({ "notes": notes, "truncated": listing.truncated, "skipped": skipped });
-        Ok(done(text, structured).into())
+    async fn notes_list(&self, call: ToolCall) -> CallToolResponse {
+        self.roots
+            .serve(call, |snap| Ok(listing(notes::list(snap)?)))
+            .await
     }
 
     /// Reads one note, by path, by title or through a held handle (several
@@ -134,31 +105,31 @@ impl NotesServer {
     )]
     async fn notes_read(
         &self,
+        call: ToolCall,
         Parameters(args): Parameters<ReadArgs>,
-        cx: RequestContext<RoleServer>,
-        InputResponses(inputs): InputResponses,
-    ) -> Result<CallToolResponse, Failure> {
-        let given = [
-            args.path.is_some(),
-            args.title.is_some(),
-            args.handle.is_some(),
-        ];
-        if given.iter().filter(|&&g| g).count() != 1 {
-            let message = "Give exactly one of `path`, `title` or `handle`.";
-            return Err(Problem::invalid_arguments(message).into());
-        }
-        if let Some(id) = args.handle {
-            return Ok(self.read_held(id).await?.into());
-        }
-        let Some(scope) = self.scope(&cx, inputs.as_ref()).await? else {
-            return Ok(ask_roots(None, None).into());
+    ) -> CallToolResponse {
+        let held = self.held.clone();
+        let body = |ask: Ask| async move {
+            let given = [
+                args.path.is_some(),
+                args.title.is_some(),
+                args.handle.is_some(),
+            ];
+            if given.iter().filter(|&&g| g).count() != 1 {
+                let message = "Give exactly one of `path`, `title` or `handle`.";
+                return Err(Problem::invalid_arguments(message).into());
+            }
+            if let Some(id) = args.handle {
+                return read_held(&ask, held, id).await;
+            }
+            let (path, title) = (args.path, args.title);
+            let (_, read) = ask
+                .files(move |snap| Ok(open_named(snap, path, title)?))
+                .await?;
+            let structured = json!({ "note": read.note.to_json(), "content": read.text });
+            Ok(done(read.text, structured))
         };
-        let (path, title) = (args.path, args.title);
-        let (_, read) = self
-            .run_in(&scope, move |snap| open_named(snap, path, title))
-            .await?;
-        let structured = json!({ "note": read.note.to_json(), "content": read.text });
-        Ok(done(read.text, structured).into())
+        self.roots.serve_with(call, body).await
     }
 
     /// Opens a note and keeps it open for this session (see [`held`](crate::held)).
@@ -168,28 +139,28 @@ impl NotesServer {
     )]
     async fn notes_open(
         &self,
+        call: ToolCall,
         Parameters(args): Parameters<OpenArgs>,
-        cx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, Failure> {
-        if args.path.is_some() == args.title.is_some() {
-            let message = "Give either `path` or `title`, not both.";
-            return Err(Problem::invalid_arguments(message).into());
-        }
-        if is_modern(&cx) {
-            let message = "Notes are held open in a session's roots; on protocol 2026-07-28 the \
-                roots belong to one request, so nothing can stay open between calls. Use notes_read.";
-            return Err(Problem::new("not_on_this_revision", message).into());
-        }
-        let (path, title) = (args.path, args.title);
-        let (file, read) = self
-            .run_in(&Scope::Session, move |snap| open_named(snap, path, title))
-            .await?;
-        let id = self.held.keep(file)?;
-        let structured = json!({
-            "handle": id, "note": read.note.to_json(), "content": read.text
-        });
-        let text = format!("Opened {} as handle {id}:\n{}", read.note.uri(), read.text);
-        Ok(done(text, structured))
+    ) -> CallToolResponse {
+        let held = self.held.clone();
+        let body = |ask: Ask| async move {
+            if args.path.is_some() == args.title.is_some() {
+                let message = "Give either `path` or `title`, not both.";
+                return Err(Problem::invalid_arguments(message).into());
+            }
+            session_only(&ask)?;
+            let (path, title) = (args.path, args.title);
+            let (file, read) = ask
+                .files(move |snap| Ok(open_named(snap, path, title)?))
+                .await?;
+            let id = held.keep(file)?;
+            let structured = json!({
+                "handle": id, "note": read.note.to_json(), "content": read.text
+            });
+            let text = format!("Opened {} as handle {id}:\n{}", read.note.uri(), read.text);
+            Ok(done(text, structured))
+        };
+        self.roots.serve_with(call, body).await
     }
 
     /// Lets a held note go.
@@ -199,16 +170,22 @@ impl NotesServer {
     )]
     async fn notes_close(
         &self,
+        call: ToolCall,
         Parameters(args): Parameters<HandleArgs>,
-    ) -> Result<CallToolResult, Failure> {
-        let id = args.handle;
-        if !self.held.close(id) {
-            return Err(held::unknown(id).into());
-        }
-        Ok(done(
-            format!("Closed handle {id}."),
-            json!({ "closed": id }),
-        ))
+    ) -> CallToolResponse {
+        let held = self.held.clone();
+        let body = |ask: Ask| async move {
+            session_only(&ask)?;
+            let id = args.handle;
+            if !held.close(id) {
+                return Err(held::unknown(id).into());
+            }
+            Ok(done(
+                format!("Closed handle {id}."),
+                json!({ "closed": id }),
+            ))
+        };
+        self.roots.serve_with(call, body).await
     }
 
     /// Creates or replaces a note through `write_atomic` (readers see the
@@ -224,33 +201,28 @@ impl NotesServer {
     )]
     async fn notes_write(
         &self,
+        call: ToolCall,
         Parameters(args): Parameters<WriteArgs>,
-        cx: RequestContext<RoleServer>,
-        InputResponses(inputs): InputResponses,
-    ) -> Result<CallToolResponse, Failure> {
-        let Some(scope) = self.scope(&cx, inputs.as_ref()).await? else {
-            return Ok(ask_roots(None, None).into());
-        };
+    ) -> CallToolResponse {
         let WriteArgs { path, content } = args;
         let settings = self.prefs.get();
-        let templated = settings.template.is_some();
-        let written = self
-            .run_in(&scope, move |snap| {
-                notes::write(snap, &path, &content, &settings)
-            })
-            .await?;
-        let uri = written.path.to_uri();
-        let templated = templated && written.created;
-        let (did, outcome) = match written.created {
-            true => ("Created", "created"),
-            false => ("Replaced the text of", "replaced"),
+        let work = move |snap: &Snapshot<'_>| {
+            let templated = settings.template.is_some();
+            let written = notes::write(snap, &path, &content, &settings)?;
+            let uri = written.path.to_uri();
+            let templated = templated && written.created;
+            let (did, outcome) = match written.created {
+                true => ("Created", "created"),
+                false => ("Replaced the text of", "replaced"),
+            };
+            let how = if templated { " from the template" } else { "" };
+            let structured = json!({ "uri": uri, "outcome": outcome, "template": templated });
+            Ok(done(format!("{did} the note {uri}{how}"), structured))
         };
-        let how = if templated { " from the template" } else { "" };
-        let structured = json!({ "uri": uri, "outcome": outcome, "template": templated });
-        Ok(done(format!("{did} the note {uri}{how}"), structured).into())
+        self.roots.serve(call, work).await
     }
 
-    /// Deletes a note by title, after asking the user.
+    /// Deletes a note by title, asking the user which one among several.
     #[tool(
         description = "Delete a note by title. One match is deleted; when several notes bear the title, the user picks the one to delete in a form (nothing is deleted if they decline).",
         annotations(
@@ -261,13 +233,11 @@ impl NotesServer {
     )]
     async fn notes_delete(
         &self,
+        call: ToolCall,
         Parameters(args): Parameters<TitleArgs>,
-        cx: RequestContext<RoleServer>,
-        InputResponses(inputs): InputResponses,
-        RequestState(state): RequestState,
-    ) -> Result<CallToolResponse, Failure> {
-        self.change_by_revision(Change::Delete, args.title, &cx, inputs, state)
-            .await
+    ) -> CallToolResponse {
+        let body = |ask| change::carry_out(ask, Change::Delete, args.title);
+        self.roots.serve_with(call, body).await
     }
 
     /// Moves a note into `archive/` of its root, after asking the user
@@ -282,131 +252,72 @@ impl NotesServer {
     )]
     async fn notes_archive(
         &self,
+        call: ToolCall,
         Parameters(args): Parameters<TitleArgs>,
-        cx: RequestContext<RoleServer>,
-        InputResponses(inputs): InputResponses,
-        RequestState(state): RequestState,
-    ) -> Result<CallToolResponse, Failure> {
-        self.change_by_revision(Change::Archive, args.title, &cx, inputs, state)
-            .await
+    ) -> CallToolResponse {
+        let body = |ask| change::carry_out(ask, Change::Archive, args.title);
+        self.roots.serve_with(call, body).await
     }
 }
 
-impl NotesServer {
-    /// `notes_delete` / `notes_archive`: in rounds of input requests on
-    /// 2026-07-28, with `elicitation/create` on the revisions with
-    /// `initialize`.
-    async fn change_by_revision(
-        &self,
-        change: Change,
-        title: String,
-        cx: &RequestContext<RoleServer>,
-        inputs: Option<rmcp::model::InputResponses>,
-        state: Option<String>,
-    ) -> Result<CallToolResponse, Failure> {
-        if is_modern(cx) {
-            return self
-                .change_in_rounds(change, title, cx, inputs, state)
-                .await;
-        }
-        Ok(self.change(change, title, &cx.peer).await?.into())
+/// The result of `notes_list`.
+fn listing(listing: notes::Listing) -> CallToolResult {
+    let mut text = format!("{} notes:", listing.notes.len());
+    for note in &listing.notes {
+        text.push_str(&format!(
+            "\n- {} ({}: {})  {}",
+            note.title,
+            note.root,
+            note.path,
+            note.uri()
+        ));
     }
+    if listing.truncated {
+        text.push_str("\n(The listing stopped at its limit: some notes are not shown.)");
+    }
+    for (input, reason) in &listing.skipped {
+        text.push_str(&format!("\n(Skipped {input:?}: {reason}.)"));
+    }
+    let notes: Vec<_> = listing.notes.iter().map(Note::to_json).collect();
+    let skipped: Vec<_> = listing
+        .skipped
+        .iter()
+        .map(|(input, reason)| json!({ "input": input, "reason": reason }))
+        .collect();
+    let structured = json!({ "notes": notes, "truncated": listing.truncated, "skipped": skipped });
+    done(text, structured)
+}
 
-    /// Finds the notes titled `title` and applies `change` where the user
-    /// said so (revisions with `initialize`: the questions are
-    /// `elicitation/create` requests).
-    ///
-    /// - delete, one match: deleted (the model named it; nothing to ask);
-    /// - delete, several: one form lists them, the chosen one is deleted
-    ///   (the form says so; declining or closing it deletes nothing);
-    /// - archive: always confirmed, after a pick when there are several
-    ///   (two forms: which, then yes). The budget makes "at most that many
-    ///   questions" a property of this call, not a convention.
-    async fn change(
-        &self,
-        change: Change,
-        title: String,
-        peer: &Peer<RoleServer>,
-    ) -> Result<CallToolResult, Failure> {
-        let query = title.clone();
-        let matches = self
-            .run_in(&Scope::Session, move |snap| {
-                Ok(notes::matching(snap, &query)?)
-            })
-            .await?;
-        let mut ask = Elicitor::new(peer)
-            .with_budget(change.questions(matches.len()))
-            .with_timeout(ANSWER_WAIT);
-        let note = match matches.as_slice() {
-            [] => return Err(no_match(&title).into()),
-            [note] => note.clone(),
-            several => {
-                let labels: Vec<String> = several.iter().map(Note::label).collect();
-                let message = choose_message(change, &title, several.len());
-                match ask.choose(message, &labels).await? {
-                    Outcome::Accepted(i) => several[i].clone(),
-                    other => return Ok(nothing_done(&other, change.done())),
-                }
-            }
-        };
-        if change.confirms() {
-            let message = confirm_message(change, &note.title, &note.root, note.path.rel());
-            match ask.confirm(message, change.action()).await? {
-                Outcome::Accepted(()) => {}
-                other => return Ok(nothing_done(&other, change.done())),
-            }
-        }
-        self.apply(change, note, &Scope::Session).await
+/// Held notes live in a session's roots: refused on 2026-07-28, where the
+/// roots belong to one request and nothing stays open between calls.
+fn session_only(ask: &Ask) -> Result<(), Problem> {
+    if ask.revision() != Revision::Rounds {
+        return Ok(());
     }
+    let message = "Notes are held open in a session's roots; on protocol 2026-07-28 the roots \
+        belong to one request, so nothing can stay open between calls. Use notes_read with a \
+        path or a title.";
+    Err(Problem::new("not_on_this_revision", message))
+}
 
-    /// Deletes or archives `note` (the user said yes) in `scope`.
-    pub(crate) async fn apply(
-        &self,
-        change: Change,
-        note: Note,
-        scope: &Scope,
-    ) -> Result<CallToolResult, Failure> {
-        let uri = note.uri();
-        let archived = self
-            .run_in(scope, move |snap| {
-                Ok(match change {
-                    Change::Delete => snap.remove_file(&note.path).map(|()| None)?,
-                    Change::Archive => Some(notes::archive(snap, &note)?),
-                })
-            })
-            .await?;
-        Ok(match archived {
-            None => done(
-                format!("Deleted the note {uri}"),
-                json!({ "outcome": "deleted", "uri": uri }),
-            ),
-            Some(archived) => done(
-                format!("Archived the note {uri} as {}", archived.to_uri()),
-                json!({ "outcome": "archived", "uri": uri, "archived": archived.to_uri() }),
-            ),
-        })
+/// `notes_read` with a `handle`: the held note read again from its start.
+/// A revoked handle is dropped and the refusal goes back.
+async fn read_held(ask: &Ask, held: Held, id: u32) -> Result<CallToolResult, Stop> {
+    session_only(ask)?;
+    let file = held.get(id)?;
+    let input = format!("handle {id}");
+    let reader = file.clone();
+    let read = ask
+        .files(move |snap| Ok(notes::read_file(snap, &mut held::lock(&reader), &input)))
+        .await;
+    // Revoked (also when no root is left to read it in), or read as lost.
+    let lost = matches!(&read, Ok(Err(f)) if f.is_refused(ErrorKind::ScopeLost));
+    if lost || held::lock(&file).revoked().is_some() {
+        held.close(id);
     }
-
-    /// `notes_read` with a `handle`: the held note read again from its
-    /// start. A revoked handle is dropped and the refusal goes back.
-    async fn read_held(&self, id: u32) -> Result<CallToolResult, Failure> {
-        let file = self.held.get(id)?;
-        let input = format!("handle {id}");
-        let read = self
-            .run_in(&Scope::Session, move |snap| {
-                notes::read_file(snap, &mut held::lock(&file), &input)
-            })
-            .await;
-        if read
-            .as_ref()
-            .is_err_and(|f| f.is_refused(ErrorKind::ScopeLost))
-        {
-            self.held.close(id);
-        }
-        let read = read?;
-        let structured = json!({ "handle": id, "note": read.note.to_json(), "content": read.text });
-        Ok(done(read.text, structured))
-    }
+    let read = read??;
+    let structured = json!({ "handle": id, "note": read.note.to_json(), "content": read.text });
+    Ok(done(read.text, structured))
 }
 
 /// The note a `path` or a `title` names, opened (tracked) and read.

@@ -84,6 +84,33 @@ async fn three_matches_one_form_deletes_exactly_the_chosen_one() {
 }
 
 #[tokio::test]
+async fn three_matches_archive_asks_which_then_confirms_exactly_that_one() {
+    let dir = tree();
+    let (script, s) = session(dir.path(), &["Notes"], true).await;
+    script.pick("choice", "2024");
+    script.answer(accept(json!({ "confirm": true })));
+    let result = call(&s.client, "notes_archive", json!({ "title": "TPS report" })).await;
+    assert_eq!(outcome(&result), Some("archived"), "{result:?}");
+    let events = script.take_events();
+    let messages: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Form { message, .. } => Some(message.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(messages.len(), 2, "{events:?}");
+    assert!(
+        messages[1].contains("Notes: 2024/tps.md)"),
+        "{}",
+        messages[1]
+    );
+    assert!(exists(dir.path(), "Notes/archive/tps.md"));
+    let left = ["2023", "2024", "2025"].map(|y| exists(dir.path(), &format!("Notes/{y}/tps.md")));
+    assert_eq!(left, [true, false, true]);
+}
+
+#[tokio::test]
 async fn writes_create_then_replace_and_stay_inside() {
     let dir = tree();
     let (_, s) = session(dir.path(), &["Notes"], true).await;

@@ -2,27 +2,42 @@
 //! `initialize`, roots that arrive with each call (request-scoped: two calls
 //! with different answers see different sets, the ceiling applies, nothing
 //! is installed in the session), confirmations and choices through
-//! `inputResponses`, an untrusted `requestState`, and the stdio binary.
+//! `inputResponses`, an untrusted `requestState`, files that change between
+//! the question and the answer, `notes_setup` through a URL input request,
+//! and the stdio binary.
 
 mod common;
 
 use std::time::Duration;
 
-use common::{Client, at, call, count, forms, listed, outcome, reason, tree, uri};
+use common::{
+    Client, TEMPLATE, addr_of, at, call, closes, configured, count, forms, listed, outcome,
+    queue_submission, reason, statuses, the_one_url, the_template_serves, tree, uri, urls,
+};
 use mcp_roots::{EmptyRoots, Roots, RootsBuilder};
-use mcp_roots_rmcp::ROOTS_INPUT;
-use mcp_script::{self as client, Event, ScriptedClient, accept, decline};
+use mcp_roots_rmcp::{ROOTS_INPUT, Rounds, SessionRoots};
+use mcp_script::browser::{Step, browse};
+use mcp_script::{self as client, Event, ScriptedClient, UrlAnswer, accept, decline};
 use notes_server::NotesServer;
-use notes_server::modern::CONFIRM_INPUT;
+use notes_server::page::LINGER;
+use notes_server::prefs::Settings;
 use rmcp::ClientLifecycleMode;
-use rmcp::model::{CallToolRequestParams, CallToolResponse, InputResponses, ProtocolVersion};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, InputRequiredResult, InputResponses, ProtocolVersion,
+};
 use rmcp::service::ClientServiceExt;
 use serde_json::{Value, json};
 
 /// A 2026-07-28 session with `server`; the client declares roots (or not)
 /// and forms, and shares nothing yet.
 async fn modern(server: &NotesServer, roots: bool, forms: bool) -> (ScriptedClient, Client) {
-    let script = ScriptedClient::new(roots, forms).speaking(ProtocolVersion::V_2026_07_28);
+    let script = ScriptedClient::new(roots, forms);
+    (script.clone(), modern_with(server, script).await)
+}
+
+/// A 2026-07-28 session with `server` whose client is `script`.
+async fn modern_with(server: &NotesServer, script: ScriptedClient) -> Client {
+    let script = script.speaking(ProtocolVersion::V_2026_07_28);
     let (pending, client) = client::connect_modern(server.clone(), script.clone())
         .await
         .unwrap();
@@ -31,7 +46,7 @@ async fn modern(server: &NotesServer, roots: bool, forms: bool) -> (ScriptedClie
             let _ = running.waiting().await;
         }
     });
-    (script, client)
+    client
 }
 
 fn share(script: &ScriptedClient, dir: &std::path::Path, folders: &[&str]) {
@@ -231,22 +246,26 @@ async fn without_forms_nothing_is_asked_and_nothing_changes() {
     assert!(dir.path().join("Notes/meeting.md").exists());
 }
 
-/// One `tools/call` round by hand.
+/// One `tools/call` round by hand: `inputs` (an object, or null for
+/// none) and the `requestState` of the previous round.
 async fn round(
     c: &Client,
     tool: &'static str,
-    args: Value,
+    args: &Value,
     inputs: Value,
-    state: &str,
+    state: Option<&str>,
 ) -> CallToolResponse {
-    let Value::Object(args) = args else {
+    let Value::Object(args) = args.clone() else {
         unreachable!()
     };
-    let inputs: InputResponses = serde_json::from_value(inputs).unwrap();
-    let params = CallToolRequestParams::new(tool)
-        .with_arguments(args)
-        .with_input_responses(inputs)
-        .with_request_state(state);
+    let mut params = CallToolRequestParams::new(tool).with_arguments(args);
+    if !inputs.is_null() {
+        let inputs: InputResponses = serde_json::from_value(inputs).unwrap();
+        params = params.with_input_responses(inputs);
+    }
+    if let Some(state) = state {
+        params = params.with_request_state(state);
+    }
     c.call_tool_once(params).await.unwrap()
 }
 
@@ -257,51 +276,233 @@ fn complete(response: CallToolResponse) -> rmcp::model::CallToolResult {
     }
 }
 
+fn input_required(response: CallToolResponse) -> InputRequiredResult {
+    match response {
+        CallToolResponse::InputRequired(result) => result,
+        other => panic!("not input-required: {other:?}"),
+    }
+}
+
+/// A round that asks: its `requestState`, and its one question other than
+/// the roots as `(key, elicitation/create params as JSON)`, if any.
+fn asking(response: CallToolResponse) -> (String, Option<(String, Value)>) {
+    let result = input_required(response);
+    let state = result.request_state.expect("a state");
+    let requests = result.input_requests.unwrap_or_default();
+    let mut questions = requests.into_iter().filter(|(key, _)| key != ROOTS_INPUT);
+    let question = questions.next().map(|(key, request)| {
+        let request = serde_json::to_value(request).unwrap();
+        (key, request["params"].clone())
+    });
+    assert!(questions.next().is_none(), "one question per round");
+    (state, question)
+}
+
+/// The roots answer sharing `folders` of `dir`.
+fn roots_answer(dir: &std::path::Path, folders: &[&str]) -> Value {
+    let roots: Vec<Value> = folders
+        .iter()
+        .map(|f| json!({ "uri": uri(dir, f) }))
+        .collect();
+    json!({ "roots": roots })
+}
+
+/// The inputs of a retry: the roots, and `answer` under `key`.
+fn answering(roots: &Value, key: &str, answer: Value) -> Value {
+    json!({ ROOTS_INPUT: roots, key: answer })
+}
+
+/// The accepted answer to a "which note" form: the option whose title
+/// contains `text`.
+fn pick(form: &Value, text: &str) -> Value {
+    let options = form["requestedSchema"]["properties"]["choice"]["oneOf"]
+        .as_array()
+        .unwrap();
+    let option = options
+        .iter()
+        .find(|o| o["title"].as_str().unwrap().contains(text))
+        .unwrap();
+    json!({ "action": "accept", "content": { "choice": option["const"] } })
+}
+
+fn yes() -> Value {
+    json!({ "action": "accept", "content": { "confirm": true } })
+}
+
+/// A question a round asked, and the states so far.
+struct Asked {
+    /// Round 1's state (it asked for the roots only).
+    first: String,
+    /// The state to answer the question with.
+    state: String,
+    key: String,
+    /// The `elicitation/create` params, as JSON.
+    form: Value,
+}
+
+/// Rounds 1 (the roots asked) and 2 (`roots` given) of `tool`: the
+/// question round 2 asked.
+async fn first_question(c: &Client, tool: &'static str, args: &Value, roots: &Value) -> Asked {
+    let (first, _) = asking(round(c, tool, args, Value::Null, None).await);
+    let inputs = json!({ ROOTS_INPUT: roots });
+    let (state, question) = asking(round(c, tool, args, inputs, Some(&first)).await);
+    let (key, form) = question.expect("a question");
+    Asked {
+        first,
+        state,
+        key,
+        form,
+    }
+}
+
+/// The round that brings `answer` to `asked` (with `roots`); its result.
+async fn answer(
+    c: &Client,
+    tool: &'static str,
+    args: &Value,
+    roots: &Value,
+    asked: &Asked,
+    answer: Value,
+) -> rmcp::model::CallToolResult {
+    let inputs = answering(roots, &asked.key, answer);
+    complete(round(c, tool, args, inputs, Some(&asked.state)).await)
+}
+
+fn says(form: &Value, text: &str) -> bool {
+    form["message"].as_str().unwrap().contains(text)
+}
+
 #[tokio::test]
 async fn the_request_state_is_not_trusted() {
     let dir = tree();
     let server = NotesServer::new(RootsBuilder::default());
     let (_, c) = modern(&server, true, true).await;
-    let roots = json!({ "roots": [{ "uri": uri(dir.path(), "Notes") }] });
-    let yes = json!({ ROOTS_INPUT: roots, CONFIRM_INPUT: { "action": "accept", "content": { "confirm": true } } });
+    let notes = roots_answer(dir.path(), &["Notes"]);
     let args = json!({ "title": "Meeting notes" });
-    // A state from another call, or not ours at all.
+    let just_roots = json!({ ROOTS_INPUT: notes });
+    // A state the server never sealed (among them one in the form this
+    // server once used).
     for state in [
         "garbage",
         r#"{"tool":"notes_archive","title":"Meeting notes","step":"confirm"}"#,
     ] {
-        let result = complete(round(&c, "notes_delete", args.clone(), yes.clone(), state).await);
+        let result =
+            complete(round(&c, "notes_archive", &args, just_roots.clone(), Some(state)).await);
         assert_eq!(reason(&result), Some("invalid_request_state"), "{result:?}");
     }
-    // A state naming a file outside this request's roots: found again
-    // under the roots, it is not there.
-    let forged = json!({
-        "tool": "notes_delete", "title": "Meeting notes", "step": "confirm",
-        "note": { "uri": uri(dir.path(), "Secret/passwords.md"), "title": "Meeting notes", "root": "Notes", "path": "meeting.md" },
-    });
-    let result = complete(
-        round(
-            &c,
-            "notes_delete",
-            args.clone(),
-            yes.clone(),
-            &forged.to_string(),
-        )
-        .await,
+    let asked = first_question(&c, "notes_archive", &args, &notes).await;
+    // Sealed for this call only: not for another tool, nor other arguments.
+    for (tool, other) in [
+        ("notes_delete", args.clone()),
+        ("notes_archive", json!({ "title": "TPS report" })),
+    ] {
+        let result = answer(&c, tool, &other, &notes, &asked, yes()).await;
+        assert_eq!(reason(&result), Some("invalid_request_state"), "{tool}");
+    }
+    // Accepted once: the first round's state again is refused.
+    let replayed = round(&c, "notes_archive", &args, just_roots, Some(&asked.first));
+    assert_eq!(
+        reason(&complete(replayed.await)),
+        Some("invalid_request_state")
     );
-    assert_eq!(reason(&result), Some("note_changed"), "{result:?}");
-    assert!(dir.path().join("Secret/passwords.md").exists());
     // An answer that does not match the form is refused.
-    let bad = json!({ ROOTS_INPUT: roots, CONFIRM_INPUT: { "action": "accept", "content": { "confirm": "yes" } } });
-    let mut honest = forged;
-    honest["note"]["uri"] = json!(uri(dir.path(), "Notes/meeting.md"));
-    let result = complete(round(&c, "notes_delete", args, bad, &honest.to_string()).await);
+    let bad = json!({ "action": "accept", "content": { "confirm": "yes" } });
+    let result = answer(&c, "notes_archive", &args, &notes, &asked, bad).await;
     assert_eq!(
         reason(&result),
         Some("elicitation_invalid_answer"),
         "{result:?}"
     );
     assert!(dir.path().join("Notes/meeting.md").exists());
+    assert!(!dir.path().join("Notes/archive").exists());
+    assert!(dir.path().join("Secret/passwords.md").exists());
+}
+
+#[tokio::test]
+async fn the_final_round_finds_the_note_again_under_its_own_roots() {
+    let dir = tree();
+    let server = NotesServer::new(RootsBuilder::default());
+    let (_, c) = modern(&server, true, true).await;
+    let args = json!({ "title": "Meeting notes" });
+    let notes = roots_answer(dir.path(), &["Notes"]);
+    let asked = first_question(&c, "notes_archive", &args, &notes).await;
+    assert!(says(&asked.form, "Notes: meeting.md)"), "{}", asked.form);
+    // While the user reads the form: the note's text changes (its title
+    // stays), another note appears, and the client now shares Work too.
+    std::fs::write(
+        dir.path().join("Notes/meeting.md"),
+        "# Meeting notes\nTuesday\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("Notes/other.md"), "# Other\n").unwrap();
+    let both = roots_answer(dir.path(), &["Notes", "Work"]);
+    let archived = answer(&c, "notes_archive", &args, &both, &asked, yes()).await;
+    assert_eq!(outcome(&archived), Some("archived"), "{archived:?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("Notes/archive/meeting.md")).unwrap(),
+        "# Meeting notes\nTuesday\n"
+    );
+    assert!(dir.path().join("Notes/other.md").exists());
+    assert!(dir.path().join("Work/plan.md").exists());
+    assert_eq!(server.session().roots().generation(), 0);
+}
+
+#[tokio::test]
+async fn a_question_that_would_now_differ_changes_nothing() {
+    let dir = tree();
+    let server = NotesServer::new(RootsBuilder::default());
+    let (_, c) = modern(&server, true, true).await;
+    let notes = roots_answer(dir.path(), &["Notes"]);
+    let tool = "notes_archive";
+
+    // One match, confirmation asked; then the note moves: the confirmation
+    // would name another path.
+    let args = json!({ "title": "Meeting notes" });
+    let asked = first_question(&c, tool, &args, &notes).await;
+    std::fs::rename(
+        dir.path().join("Notes/meeting.md"),
+        dir.path().join("Notes/2023/meeting.md"),
+    )
+    .unwrap();
+    let moved = answer(&c, tool, &args, &notes, &asked, yes()).await;
+    assert_eq!(reason(&moved), Some("question_changed"), "{moved:?}");
+    assert!(dir.path().join("Notes/2023/meeting.md").exists());
+
+    // Three matches, the pick asked; then a fourth appears: the pick would
+    // list other notes.
+    let args = json!({ "title": "TPS report" });
+    let asked = first_question(&c, tool, &args, &notes).await;
+    std::fs::create_dir(dir.path().join("Notes/2026")).unwrap();
+    std::fs::write(dir.path().join("Notes/2026/tps.md"), "# TPS report\n").unwrap();
+    let chosen = pick(&asked.form, "2024");
+    let picked = answer(&c, tool, &args, &notes, &asked, chosen).await;
+    assert_eq!(reason(&picked), Some("question_changed"), "{picked:?}");
+
+    // Picked, confirmation asked; then another of the candidates goes: the
+    // pick, replayed first, no longer matches what the user chose from.
+    let asked = first_question(&c, tool, &args, &notes).await;
+    let inputs = answering(&notes, &asked.key, pick(&asked.form, "2024"));
+    let (state, question) = asking(round(&c, tool, &args, inputs, Some(&asked.state)).await);
+    let (key, form) = question.unwrap();
+    assert!(says(&form, "Notes: 2024/tps.md)"), "{form}");
+    std::fs::remove_file(dir.path().join("Notes/2026/tps.md")).unwrap();
+    let confirm = Asked {
+        first: asked.first,
+        state,
+        key,
+        form,
+    };
+    let confirmed = answer(&c, tool, &args, &notes, &confirm, yes()).await;
+    assert_eq!(
+        reason(&confirmed),
+        Some("question_changed"),
+        "{confirmed:?}"
+    );
+
+    let left =
+        ["2023", "2024", "2025"].map(|y| dir.path().join(format!("Notes/{y}/tps.md")).exists());
+    assert_eq!(left, [true, true, true]);
+    assert!(!dir.path().join("Notes/archive").exists());
 }
 
 #[tokio::test]
@@ -311,10 +512,116 @@ async fn notes_setup_on_2026_07_28_gets_the_guard() {
     let result = call(&c, "notes_setup", json!({})).await;
     assert_eq!(reason(&result), Some("url_elicitation_unsupported"));
     assert!(
-        client::text_of(&result).contains("input-required"),
+        client::text_of(&result).contains("did not declare URL-mode"),
         "{result:?}"
     );
     assert!(script.take_events().is_empty());
+}
+
+#[tokio::test]
+async fn notes_setup_on_2026_07_28_sends_the_url_as_an_input_request() {
+    let dir = tree();
+    let server = NotesServer::new(RootsBuilder::default());
+    let script = ScriptedClient::new(true, true).with_url_mode();
+    share(&script, dir.path(), &["Notes"]);
+    let c = modern_with(&server, script.clone()).await;
+    queue_submission(&script, dir.path());
+    let result = call(&c, "notes_setup", json!({})).await;
+    script.browsed().await;
+    let id = configured(&result);
+    let events = script.take_events();
+    let url = the_one_url(&events, &id);
+    assert_eq!(statuses(&events), [200, 200]);
+    // No server-to-client notification on this revision: the result is
+    // the completion.
+    assert!(!events.iter().any(|e| matches!(e, Event::Completed(_))));
+    // The posted folders changed nothing; nothing was installed.
+    assert_eq!(server.session().roots().generation(), 0);
+    the_template_serves(&c, &server, dir.path()).await;
+    assert!(closes(addr_of(&url), LINGER * 3).await);
+}
+
+#[tokio::test]
+async fn notes_setup_on_2026_07_28_declined_cancelled_or_timed_out_changes_nothing() {
+    let server =
+        NotesServer::new(RootsBuilder::default()).with_setup_wait(Duration::from_millis(300));
+    let script = ScriptedClient::new(false, true).with_url_mode();
+    let c = modern_with(&server, script.clone()).await;
+    for (answer, expected) in [
+        (UrlAnswer::Decline, "declined"),
+        (UrlAnswer::Cancel, "cancelled"),
+        (UrlAnswer::Accept(Vec::new()), "timed_out"), // agrees, never opens it
+    ] {
+        script.answer_url(answer);
+        let result = call(&c, "notes_setup", json!({})).await;
+        assert_eq!(outcome(&result), Some(expected), "{result:?}");
+        let asked = urls(&script.take_events());
+        assert_eq!(asked.len(), 1);
+        if expected == "timed_out" {
+            assert_eq!(
+                result.structured_content.unwrap()["elicitationId"],
+                json!(asked[0].1)
+            );
+        }
+        // The flow is dropped with its page: the port closes.
+        assert!(closes(addr_of(&asked[0].0), Duration::from_secs(1)).await);
+    }
+    assert_eq!(server.preferences().get(), Settings::default());
+}
+
+#[tokio::test]
+async fn notes_setup_on_2026_07_28_waits_for_the_page_across_rounds() {
+    // Rounds that wait 20 ms for the page before answering "still waiting".
+    let rounds = Rounds::new().with_url_wait(Duration::from_millis(20), 8);
+    let session = SessionRoots::new(RootsBuilder::default()).with_rounds(rounds);
+    let server = NotesServer::with_session(session);
+    let script = ScriptedClient::new(false, true).with_url_mode();
+    let c = modern_with(&server, script).await;
+    let args = json!({});
+    let (first, question) = asking(round(&c, "notes_setup", &args, Value::Null, None).await);
+    let (key, params) = question.expect("the URL");
+    assert_eq!(params["mode"], "url");
+    let url = params["url"].as_str().unwrap().to_owned();
+    let id = params["elicitationId"].as_str().unwrap().to_owned();
+    // The user agreed, and has not submitted the page yet.
+    let consent = json!({ key.as_str(): { "action": "accept" } });
+    let waiting = input_required(round(&c, "notes_setup", &args, consent, Some(&first)).await);
+    assert!(waiting.input_requests.is_none_or(|r| r.is_empty()));
+    let state = waiting.request_state.expect("still waiting");
+    assert_eq!(server.preferences().get(), Settings::default());
+    let page = url.clone();
+    tokio::task::spawn_blocking(move || {
+        browse(&page, &[Step::submit(&[("template", TEMPLATE)])], |v| {
+            assert_eq!(v.status, 200)
+        })
+    })
+    .await
+    .unwrap();
+    // State-only rounds until the flow's end reaches one (the first, unless
+    // the machine is slow).
+    let mut state = state;
+    let mut rounds = 0;
+    let result = loop {
+        match round(&c, "notes_setup", &args, Value::Null, Some(&state)).await {
+            CallToolResponse::Complete(result) => break result,
+            other => {
+                let waiting = input_required(other);
+                assert!(waiting.input_requests.is_none_or(|r| r.is_empty()));
+                state = waiting.request_state.expect("still waiting");
+                rounds += 1;
+                assert!(rounds < 8, "the flow's end never came");
+            }
+        }
+    };
+    assert_eq!(outcome(&result), Some("configured"), "{result:?}");
+    assert_eq!(
+        result.structured_content.unwrap()["elicitationId"],
+        json!(id)
+    );
+    assert_eq!(
+        server.preferences().get().template.as_deref(),
+        Some(TEMPLATE)
+    );
 }
 
 #[tokio::test]

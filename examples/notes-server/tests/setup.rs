@@ -11,17 +11,18 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-use common::{Client, at, call, count, outcome, reason, tree, uri};
+use common::{
+    Client, addr_of, at, call, closes, configured, count, outcome, queue_submission, reason,
+    statuses, the_one_url, the_template_serves, tree, uri, urls,
+};
 use mcp_roots::RootsBuilder;
 use mcp_script::browser::{Step, Visit, browse};
 use mcp_script::{self as client, Event, ScriptedClient, UrlAnswer};
+use notes_server::NotesServer;
 use notes_server::page::{LINGER, SetupPage};
 use notes_server::prefs::Settings;
-use notes_server::{NotesServer, SETUP_MESSAGE};
-use rmcp::model::{ElicitationAction, ProtocolVersion};
+use rmcp::model::ProtocolVersion;
 use serde_json::json;
-
-const TEMPLATE: &str = "---\nnote: {title}\n---\n{content}";
 
 /// A 2025-11-25 session sharing `Notes`, whose client is `script`.
 async fn session(server: &NotesServer, script: &ScriptedClient, dir: &std::path::Path) -> Client {
@@ -32,47 +33,6 @@ async fn session(server: &NotesServer, script: &ScriptedClient, dir: &std::path:
         .unwrap();
     tokio::spawn(async move { running.waiting().await });
     client
-}
-
-/// The URL elicitations among `events`: (url, id, action).
-fn urls(events: &[Event]) -> Vec<(String, String, ElicitationAction)> {
-    let urls = events.iter().filter_map(|e| match e {
-        Event::Url {
-            url,
-            elicitation_id,
-            action,
-            ..
-        } => Some((url.clone(), elicitation_id.clone(), action.clone())),
-        _ => None,
-    });
-    urls.collect()
-}
-
-fn statuses(events: &[Event]) -> Vec<u16> {
-    let visits = events.iter().filter_map(|e| match e {
-        Event::Http(visit) => Some(visit.status),
-        _ => None,
-    });
-    visits.collect()
-}
-
-/// Whether the port of `addr` stops accepting connections within `within`.
-async fn closes(addr: SocketAddr, within: Duration) -> bool {
-    let deadline = Instant::now() + within;
-    while Instant::now() < deadline {
-        if TcpStream::connect(addr).is_err() {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    false
-}
-
-fn addr_of(url: &str) -> SocketAddr {
-    let url = url::Url::parse(url).unwrap();
-    format!("127.0.0.1:{}", url.port().unwrap())
-        .parse()
-        .unwrap()
 }
 
 #[tokio::test]
@@ -87,63 +47,21 @@ async fn url_mode_accepted_applies_the_template_and_completes() {
     );
     let generation = server.session().roots().generation();
     script.take_events();
-    script.answer_url(UrlAnswer::Accept(vec![
-        Step::open(),
-        Step::submit(&[
-            ("template", TEMPLATE),
-            ("roots", &uri(dir.path(), "")),
-            ("ceiling", "/"),
-        ]),
-    ]));
+    queue_submission(&script, dir.path());
     let result = call(&c, "notes_setup", json!({})).await;
     script.browsed().await;
-    let structured = result.structured_content.clone().unwrap();
-    assert_eq!(outcome(&result), Some("configured"), "{result:?}");
-    assert_eq!(structured["template"], TEMPLATE);
-    assert_eq!(structured["ignored"], json!(["ceiling", "roots"]));
-    let id = structured["elicitationId"].as_str().unwrap().to_owned();
+    let id = configured(&result);
     assert!(script.completed(&id, Duration::from_secs(5)).await);
     let events = script.take_events();
-    let asked = urls(&events);
-    assert_eq!(asked.len(), 1);
-    let (url, asked_id, _) = &asked[0];
-    assert_eq!(asked_id, &id);
-    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    let url = the_one_url(&events, &id);
     let token = url.split("token=").nth(1).unwrap();
     assert!(token.len() == 32 && token.chars().all(|c| c.is_ascii_hexdigit()));
     assert_eq!(statuses(&events), [200, 200]);
-    assert!(
-        events
-            .iter()
-            .any(|e| matches!(e, Event::Url { message, .. } if message == SETUP_MESSAGE))
-    );
-    assert_eq!(
-        server.preferences().get().template.as_deref(),
-        Some(TEMPLATE)
-    );
     // The fields that named folders changed nothing.
     assert_eq!(server.session().roots().generation(), generation);
-    let secret = call(
-        &c,
-        "notes_read",
-        json!({ "path": at(dir.path(), "Work/plan.md") }),
-    )
-    .await;
-    assert_eq!(reason(&secret), Some("outside_roots"));
-    let new = at(dir.path(), "Notes/ideas.md");
-    let written = call(
-        &c,
-        "notes_write",
-        json!({ "path": new, "content": "# Ideas\n" }),
-    )
-    .await;
-    assert_eq!(written.structured_content.unwrap()["template"], true);
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("Notes/ideas.md")).unwrap(),
-        "---\nnote: ideas\n---\n# Ideas\n"
-    );
+    the_template_serves(&c, &server, dir.path()).await;
     // The page is gone shortly after.
-    assert!(closes(addr_of(url), LINGER * 3).await);
+    assert!(closes(addr_of(&url), LINGER * 3).await);
 }
 
 #[tokio::test]

@@ -2,13 +2,16 @@
 //! reading tool results.
 #![allow(dead_code)] // each test crate uses its own part
 
+use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 pub(crate) use mcp_script::Client;
-use mcp_script::{self as client, Event, ScriptedClient};
-use notes_server::{Connection, Launch};
-use rmcp::model::CallToolResult;
-use serde_json::Value;
+use mcp_script::browser::Step;
+use mcp_script::{self as client, Event, ScriptedClient, UrlAnswer};
+use notes_server::{Connection, Launch, NotesServer, SETUP_MESSAGE};
+use rmcp::model::{CallToolResult, ElicitationAction};
+use serde_json::{Value, json};
 
 /// Notes/{2023,2024,2025}/tps.md titled "TPS report", Notes/meeting.md,
 /// Work/plan.md, Journal/today.md, Secret/passwords.md and a symlink
@@ -103,4 +106,109 @@ pub(crate) fn listed(result: &CallToolResult) -> Vec<String> {
         .iter()
         .filter_map(|n| n["uri"].as_str().map(str::to_owned))
         .collect()
+}
+
+/// The template the setup tests type into the page.
+pub(crate) const TEMPLATE: &str = "---\nnote: {title}\n---\n{content}";
+
+/// The URL elicitations among `events`: (url, id, action).
+pub(crate) fn urls(events: &[Event]) -> Vec<(String, String, ElicitationAction)> {
+    let urls = events.iter().filter_map(|e| match e {
+        Event::Url {
+            url,
+            elicitation_id,
+            action,
+            ..
+        } => Some((url.clone(), elicitation_id.clone(), action.clone())),
+        _ => None,
+    });
+    urls.collect()
+}
+
+pub(crate) fn statuses(events: &[Event]) -> Vec<u16> {
+    let visits = events.iter().filter_map(|e| match e {
+        Event::Http(visit) => Some(visit.status),
+        _ => None,
+    });
+    visits.collect()
+}
+
+/// Whether the port of `addr` stops accepting connections within `within`.
+pub(crate) async fn closes(addr: SocketAddr, within: Duration) -> bool {
+    let deadline = Instant::now() + within;
+    while Instant::now() < deadline {
+        if TcpStream::connect(addr).is_err() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+pub(crate) fn addr_of(url: &str) -> SocketAddr {
+    let url = url::Url::parse(url).unwrap();
+    format!("127.0.0.1:{}", url.port().unwrap())
+        .parse()
+        .unwrap()
+}
+
+/// Queues the scripted user's visit to the setup page: open it, submit
+/// [`TEMPLATE`] with fields that name folders (the page must ignore them).
+pub(crate) fn queue_submission(script: &ScriptedClient, dir: &Path) {
+    script.answer_url(UrlAnswer::Accept(vec![
+        Step::open(),
+        Step::submit(&[
+            ("template", TEMPLATE),
+            ("roots", &uri(dir, "")),
+            ("ceiling", "/"),
+        ]),
+    ]));
+}
+
+/// Checks that `notes_setup` set [`TEMPLATE`] and ignored the folder
+/// fields; its `elicitationId`.
+pub(crate) fn configured(result: &CallToolResult) -> String {
+    let structured = result.structured_content.clone().unwrap();
+    assert_eq!(outcome(result), Some("configured"), "{result:?}");
+    assert_eq!(structured["template"], TEMPLATE);
+    assert_eq!(structured["ignored"], json!(["ceiling", "roots"]));
+    structured["elicitationId"].as_str().unwrap().to_owned()
+}
+
+/// The one URL elicitation among `events`: for `id`, to the setup page on
+/// 127.0.0.1, with the setup message. Its URL.
+pub(crate) fn the_one_url(events: &[Event], id: &str) -> String {
+    let asked = urls(events);
+    assert_eq!(asked.len(), 1, "{events:?}");
+    let (url, asked_id, _) = &asked[0];
+    assert_eq!(asked_id, id);
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Url { message, .. } if message == SETUP_MESSAGE))
+    );
+    url.clone()
+}
+
+/// After setup: [`TEMPLATE`] is the preference, the client's folders are
+/// still the only ones (Work is not shared), and a new note gets the
+/// template.
+pub(crate) async fn the_template_serves(client: &Client, server: &NotesServer, dir: &Path) {
+    assert_eq!(
+        server.preferences().get().template.as_deref(),
+        Some(TEMPLATE)
+    );
+    let plan = json!({ "path": at(dir, "Work/plan.md") });
+    assert_eq!(
+        reason(&call(client, "notes_read", plan).await),
+        Some("outside_roots")
+    );
+    let new = json!({ "path": at(dir, "Notes/ideas.md"), "content": "# Ideas\n" });
+    let written = call(client, "notes_write", new).await;
+    assert_eq!(written.structured_content.unwrap()["template"], true);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("Notes/ideas.md")).unwrap(),
+        "---\nnote: ideas\n---\n# Ideas\n"
+    );
 }
