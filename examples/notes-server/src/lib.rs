@@ -44,8 +44,9 @@
 //! `notes_archive` do).
 //!
 //! Held notes (`notes_open`, `notes_read` with a `handle`, `notes_close`)
-//! live in a session's roots: on 2026-07-28 they refuse with
-//! `not_on_this_revision`. The server offers every revision rmcp knows.
+//! live in a session's roots: on 2026-07-28 `notes_open` refuses with
+//! `not_on_this_revision` (so the other two find no handle). The server
+//! offers every revision rmcp knows.
 //!
 //! The wiring of the session's roots into an rmcp server is the two
 //! notification handlers (one

@@ -15,7 +15,8 @@
 //!
 //! Held notes (`notes_open`, `notes_read` with a `handle`, `notes_close`)
 //! live in a session's roots: on 2026-07-28, where the roots belong to one
-//! request, those tools refuse with `not_on_this_revision`.
+//! request, `notes_open` refuses with `not_on_this_revision`, so no handle
+//! exists and the other two say `unknown_handle`.
 
 use mcp_roots::{ErrorKind, Snapshot, TrackedFile};
 use mcp_roots_rmcp::{Ask, Revision, Stop, ToolCall};
@@ -174,8 +175,7 @@ impl NotesServer {
         Parameters(args): Parameters<HandleArgs>,
     ) -> CallToolResponse {
         let held = self.held.clone();
-        let body = |ask: Ask| async move {
-            session_only(&ask)?;
+        let body = |_: Ask| async move {
             let id = args.handle;
             if !held.close(id) {
                 return Err(held::unknown(id).into());
@@ -303,7 +303,6 @@ fn session_only(ask: &Ask) -> Result<(), Problem> {
 /// `notes_read` with a `handle`: the held note read again from its start.
 /// A revoked handle is dropped and the refusal goes back.
 async fn read_held(ask: &Ask, held: Held, id: u32) -> Result<CallToolResult, Stop> {
-    session_only(ask)?;
     let file = held.get(id)?;
     let input = format!("handle {id}");
     let reader = file.clone();

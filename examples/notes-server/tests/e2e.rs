@@ -415,6 +415,11 @@ async fn notes_stay_open_only_where_roots_live_in_the_session() {
     let s = binary().connect_modern(script).await.unwrap();
     let refused = call(&s.client, "notes_open", json!({ "title": "Meeting notes" })).await;
     assert_eq!(reason(&refused), Some("not_on_this_revision"));
+    // Nothing can be held there, so a handle is unknown, as on any revision.
+    let close = call(&s.client, "notes_close", json!({ "handle": 1 })).await;
+    assert_eq!(reason(&close), Some("unknown_handle"));
+    let read = call(&s.client, "notes_read", json!({ "handle": 1 })).await;
+    assert_eq!(reason(&read), Some("unknown_handle"));
     let read = call(&s.client, "notes_read", json!({ "title": "Meeting notes" })).await;
     assert_eq!(client::text_of(&read), "# Meeting notes\nMonday\n");
 }
