@@ -37,6 +37,38 @@
 //! Linux is the primary platform (`openat2`, `/proc/self/fd`); older kernels
 //! and other Unix systems use the library's own component-by-component
 //! resolution, with the same answers; Windows compiles but rejects every root.
+//!
+//! # Features
+//!
+//! - `watch` (default): [`Roots::watch`] watches the disk (through
+//!   `notify`) and rescans when a root, a root's ancestor or a tracked
+//!   file's directory is moved or removed. Without it the crate has no
+//!   watcher thread and no `notify` dependency; rescans are the server's
+//!   to call ([`Roots::rescan`]).
+//!
+//! The rmcp glue is the crate `mcp-roots-rmcp`, not a feature.
+//!
+//! # Logging
+//!
+//! The crate logs through [`tracing`]; it installs no subscriber. Every
+//! value that came from a client (an input, a root URI, a path a handle was
+//! opened as) is written escaped (`escape_debug`), so a name with a newline
+//! or a terminal escape cannot forge a log line.
+//!
+//! | target | level | event | fields |
+//! |---|---|---|---|
+//! | `mcp_roots::denial` | `INFO` | `denied`: a boundary refusal or a malformed input | `input`, `reason`, `op` |
+//! | `mcp_roots::denial` | `DEBUG` | `failed`: any other refusal (not found, exists, …) | `input`, `reason`, `op` |
+//! | `mcp_roots::live::roots` | `INFO` | `roots replaced` | `generation`, `roots`, `rejected`, `revoked` |
+//! | `mcp_roots::live::roots` | `INFO` | `roots rescanned` (only when something changed) | `generation`, `gone`, `back`, `revoked` |
+//! | `mcp_roots::live::revocation` | `WARN` | `handle revoked: its file left the roots` | `root`, `path` |
+//! | `mcp_roots::live::builder` | `WARN` | `ceiling directory grants nothing` | `dir`, `reason` |
+//!
+//! Filter on `mcp_roots::denial` to see every refusal. The glue
+//! (`mcp-roots-rmcp`) runs each tool call in a `tool_call` span (tool,
+//! request id, revision) that covers these events.
+
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The layers, bottom first: each imports only from its own and the ones
 // below (tests/layers.rs checks it; ARCHITECTURE.md describes them).
@@ -60,6 +92,7 @@ pub use parse::parse_input;
 pub use root::{Root, RootId, ScopedPath};
 pub use set::{EmptyRoots, RESERVED_DESCRIPTORS, Rejected, RootSet, RootSetBuilder, Target};
 #[cfg(feature = "watch")]
+#[cfg_attr(docsrs, doc(cfg(feature = "watch")))]
 pub use watch::{ScopeEvent, WatchGuard};
 
 #[cfg(doctest)]

@@ -140,6 +140,7 @@ enum Message {
     Stop,
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "watch")))]
 impl Roots {
     /// Starts watching the disk; `on_event` is called, on the watcher's own
     /// thread, for each [`ScopeEvent`]. The watcher holds only a weak
