@@ -22,6 +22,7 @@ pub const URL_MODE_SINCE: &str = "2025-11-25";
 
 /// One URL the user must visit, for [`url_elicitation_required`].
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct UrlElicitation {
     /// Correlates the request with its completion notification.
     pub elicitation_id: String,
@@ -29,6 +30,21 @@ pub struct UrlElicitation {
     pub url: String,
     /// Why the user should open it.
     pub message: String,
+}
+
+impl UrlElicitation {
+    /// The page `url` to open for the flow `elicitation_id`, and why.
+    pub fn new(
+        elicitation_id: impl Into<String>,
+        url: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            elicitation_id: elicitation_id.into(),
+            url: url.into(),
+            message: message.into(),
+        }
+    }
 }
 
 /// The `-32042` error a server returns when a request cannot proceed until

@@ -38,11 +38,11 @@ fn confirm_form() -> Form {
 impl Frontier {
     #[tool(description = "Fails with -32042")]
     async fn needs_browser(&self) -> Result<CallToolResult, ErrorData> {
-        Err(url_elicitation_required(&[UrlElicitation {
-            elicitation_id: "auth-1".into(),
-            url: "http://127.0.0.1:9/connect?token=abc".into(),
-            message: "Connect your account.".into(),
-        }]))
+        Err(url_elicitation_required(&[UrlElicitation::new(
+            "auth-1",
+            "http://127.0.0.1:9/connect?token=abc",
+            "Connect your account.",
+        )]))
     }
 
     #[tool(description = "URL elicitation, then the completion notification")]
