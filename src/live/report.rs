@@ -7,6 +7,7 @@ use crate::root::RootId;
 
 /// A handle that lost its scope and was closed.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Revoked {
     /// The root it was beneath.
     pub root: RootId,
