@@ -16,26 +16,40 @@ use crate::options::Create;
 use crate::options::hardening::{Hardening, MountPoints, Symlinks};
 use crate::sys::{Access, How};
 
-/// What an open gave, comparably.
+/// What an open gave, comparably. A file the open created is named by
+/// where it was made, not by its inode: two creations of the same name get
+/// different inode numbers whenever anything else on the file system
+/// allocates one in between.
 #[derive(Debug, PartialEq, Eq)]
 enum Outcome {
     Opened {
         dev: u64,
         ino: u64,
+        created: Option<&'static str>,
         mode: u32,
         flags: OFlags,
     },
     Failed(Option<i32>),
 }
 
-fn outcome(result: io::Result<File>) -> Outcome {
+/// The names a create can make (only `missing` does not exist).
+const CREATABLE: [&str; 3] = ["missing", "d/missing", "d/e/missing"];
+
+fn outcome(dir: &Dir, result: io::Result<File>) -> Outcome {
     match result {
         Ok(file) => {
             let stat = rustix::fs::fstat(&file).expect("fstat");
             let wanted = OFlags::RWMODE | OFlags::PATH | OFlags::APPEND | OFlags::NONBLOCK;
+            let made = |at: &&&'static str| {
+                let flags = rustix::fs::AtFlags::SYMLINK_NOFOLLOW;
+                rustix::fs::statat(dir.as_fd(), **at, flags)
+                    .is_ok_and(|s| s.st_dev == stat.st_dev && s.st_ino == stat.st_ino)
+            };
+            let created = CREATABLE.iter().find(made).copied();
             Outcome::Opened {
                 dev: stat.st_dev,
-                ino: stat.st_ino,
+                ino: if created.is_some() { 0 } else { stat.st_ino },
+                created,
                 mode: stat.st_mode,
                 flags: rustix::fs::fcntl_getfl(&file).expect("getfl") & wanted,
             }
@@ -104,7 +118,7 @@ fn tree() -> (tempfile::TempDir, Dir) {
 
 /// Removes whatever a create made (only `missing` can be made).
 fn clean(dir: &Dir) {
-    for at in ["missing", "d/missing", "d/e/missing"] {
+    for at in CREATABLE {
         let _ = rustix::fs::unlinkat(dir.as_fd(), at, rustix::fs::AtFlags::empty());
     }
 }
@@ -197,9 +211,9 @@ fn compare(dir: &Dir, paths: &[String], hows: &[How]) -> Vec<String> {
     let mut differences = Vec::new();
     for how in hows {
         for path in paths {
-            let kernel = outcome(crate::sys::linux::open_beneath(dir, path, how));
+            let kernel = outcome(dir, crate::sys::linux::open_beneath(dir, path, how));
             clean(dir);
-            let ours = outcome(super::open_beneath(dir, path, how));
+            let ours = outcome(dir, super::open_beneath(dir, path, how));
             clean(dir);
             if kernel != ours {
                 differences.push(format!(
