@@ -1,0 +1,40 @@
+//! The baseline: minimal-server's tool with no checks at all. `read_file`
+//! reads whatever path it is given with `std::fs`, on the async thread, as
+//! a server written without the library would. Never deploy this.
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct ReadArgs {
+    /// Any path (nothing is checked).
+    path: String,
+}
+
+#[derive(Clone)]
+struct Bare;
+
+#[tool_router]
+impl Bare {
+    #[tool(description = "Read a text file (unchecked)")]
+    async fn read_file(
+        &self,
+        Parameters(ReadArgs { path }): Parameters<ReadArgs>,
+    ) -> CallToolResult {
+        match std::fs::read_to_string(&path) {
+            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            Err(err) => CallToolResult::error(vec![ContentBlock::text(err.to_string())]),
+        }
+    }
+}
+
+#[tool_handler(name = "bare-server")]
+impl ServerHandler for Bare {}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let running = Bare.serve(rmcp::transport::stdio()).await?;
+    running.waiting().await?;
+    Ok(())
+}
