@@ -22,7 +22,7 @@ use rmcp::model::{
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use crate::blocking::run_blocking;
+use crate::blocking::{inline, run_blocking};
 use crate::call::Revision;
 use crate::elicit::{ElicitError, Elicitor, Form, Outcome};
 use crate::rounds::hex;
@@ -109,6 +109,19 @@ pub(crate) enum Waiting {
     Flow(Pending),
 }
 
+/// Runs `work` on `snap` unless the set is empty: then the refusal says
+/// why, before any work sees it.
+fn guarded<T>(
+    declared: bool,
+    snap: &Snapshot<'_>,
+    work: impl FnOnce(&Snapshot<'_>) -> Result<T, Stop>,
+) -> Result<T, Stop> {
+    if snap.set().is_empty() {
+        return Err(crate::empty::no_roots(declared, snap.set()));
+    }
+    work(snap)
+}
+
 /// The `inputRequests` key of the `index`-th question.
 pub(crate) fn question_key(index: usize) -> String {
     format!("q{index}")
@@ -140,7 +153,8 @@ impl Ask {
 
     /// Runs blocking file work against this call's roots (the session's,
     /// or this request's with the server's policy applied), on tokio's
-    /// blocking pool, in the call's span.
+    /// blocking pool, in the call's span: for work that may block for long
+    /// (walks, large reads, copies).
     ///
     /// # Errors
     ///
@@ -152,24 +166,46 @@ impl Ask {
         F: FnOnce(&Snapshot<'_>) -> Result<T, Stop> + Send + 'static,
     {
         // The glue's blocking work returns the library's `Error`: the
-        // body's `Stop` rides inside. An empty set is refused here, saying
-        // why, before any work sees it.
+        // body's `Stop` rides inside.
         let declared = self.declared;
-        let work = move |snap: &Snapshot<'_>| {
-            if snap.set().is_empty() {
-                return Ok(Err(crate::empty::no_roots(declared, snap.set())));
-            }
-            Ok(work(snap))
-        };
+        let work = move |snap: &Snapshot<'_>| Ok(guarded(declared, snap, work));
         let done = match &self.scope {
             Scope::Session(session) => session.run(work).await,
             Scope::Request(Some(roots)) => run_blocking(roots, work).await,
-            Scope::Request(None) => {
-                self.log().waiting = Some(Waiting::Roots);
-                return Err(Stop::suspended());
-            }
+            Scope::Request(None) => return Err(self.need_roots()),
         };
         done?
+    }
+
+    /// [`files`](Self::files) for short work (an open and a read of a
+    /// small file, metadata, a small write: microseconds), run where the
+    /// call is, on the async thread, without the hop to the blocking pool,
+    /// as `std::fs` in an async fn would. Work that may block for long
+    /// (a walk, a large file) belongs in [`files`](Self::files).
+    ///
+    /// # Errors
+    ///
+    /// As [`files`](Self::files).
+    pub async fn files_inline<T, F>(&self, work: F) -> Result<T, Stop>
+    where
+        F: FnOnce(&Snapshot<'_>) -> Result<T, Stop>,
+    {
+        let roots = match &self.scope {
+            Scope::Session(session) => {
+                session.ready().await?;
+                session.roots()
+            }
+            Scope::Request(Some(roots)) => roots,
+            Scope::Request(None) => return Err(self.need_roots()),
+        };
+        let declared = self.declared;
+        inline(|| guarded(declared, &roots.load(), work))?
+    }
+
+    /// The stop of a 2026-07-28 round that has no roots yet.
+    fn need_roots(&self) -> Stop {
+        self.log().waiting = Some(Waiting::Roots);
+        Stop::suspended()
     }
 
     /// Asks the user `form`; the answer is validated against it.

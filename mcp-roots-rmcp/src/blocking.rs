@@ -29,6 +29,20 @@ where
     })
 }
 
+/// Runs short blocking `work` (microseconds: an open, a read of a small
+/// file) where it is, on the async thread, as `std::fs` in an async fn
+/// would: no thread hop. A panic becomes an error, as on the pool.
+///
+/// # Errors
+///
+/// `io` if `work` panicked (logged).
+pub(crate) fn inline<T>(work: impl FnOnce() -> T) -> Result<T, Error> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).map_err(|_| {
+        tracing::error!("file work panicked");
+        Error::new(ErrorKind::Io, Operation::Use, "").with_detail("the server's file work failed")
+    })
+}
+
 /// Runs blocking file work against the current set of `roots` (one
 /// [`Roots::load`] for the whole of `work`), on tokio's blocking pool. For
 /// roots that are not a session's, such as the request-scoped ones of

@@ -35,9 +35,16 @@ pub struct ToolCall {
 
 impl<S> FromContextPart<ToolCallContext<'_, S>> for ToolCall {
     fn from_context_part(cx: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
+        // Only a 2026-07-28 call carries state that the digest binds.
+        let rounds =
+            Revision::of(cx.request_context.protocol_version().as_ref()) == Revision::Rounds;
+        let digest = match rounds {
+            true => digest(&cx.name, cx.arguments.as_ref()),
+            false => [0; 32],
+        };
         Ok(Self {
             context: cx.request_context.clone(),
-            digest: digest(&cx.name, cx.arguments.as_ref()),
+            digest,
             tool: cx.name.clone(),
             inputs: cx.input_responses.take(),
             state: cx.request_state.take(),

@@ -20,8 +20,7 @@ use crate::stop::Stop;
 
 impl SessionRoots {
     /// Serves a tool whose work needs the roots and asks the user nothing,
-    /// on every revision: `work` runs on tokio's blocking pool against the
-    /// session's roots (2024-11-05 to 2025-11-25; after the client's first
+    /// on every revision: `work` runs against the session's roots (2024-11-05 to 2025-11-25; after the client's first
     /// answer, bounded) or against this request's roots (2026-07-28: the
     /// first round asks the client for them, the retry brings them; a
     /// client that declares no roots gets the server's policy at once).
@@ -53,7 +52,26 @@ impl SessionRoots {
     ///
     /// A refusal (`?` on the library's errors) becomes the tool's error
     /// result: `isError`, a sentence, the stable reason.
+    ///
+    /// `work` runs where the call is, on the async thread, with no hop to
+    /// the blocking pool, as `std::fs` in an async fn would: for work that
+    /// blocks for microseconds (opening and reading a file, metadata, a
+    /// small write). Work that may block for long (walks, large files,
+    /// copies) goes through [`serve_blocking`](Self::serve_blocking). The
+    /// hop costs more than such an open (bench-toolcall in the repository
+    /// measures both).
     pub async fn serve<F>(&self, call: ToolCall, work: F) -> CallToolResponse
+    where
+        F: FnOnce(&Snapshot<'_>) -> Result<CallToolResult, Stop>,
+    {
+        self.serve_with(call, move |ask| async move { ask.files_inline(work).await })
+            .await
+    }
+
+    /// [`serve`](Self::serve) for work that may block for long (a walk, a
+    /// large read, a copy): it runs on tokio's blocking pool, in the call's
+    /// span.
+    pub async fn serve_blocking<F>(&self, call: ToolCall, work: F) -> CallToolResponse
     where
         F: FnOnce(&Snapshot<'_>) -> Result<CallToolResult, Stop> + Send + 'static,
     {

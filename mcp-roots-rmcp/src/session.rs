@@ -189,6 +189,11 @@ impl SessionRoots {
     /// `no_roots` when nothing was installed in time.
     pub async fn ready(&self) -> Result<(), Error> {
         let inner = &self.inner;
+        // The common case, without a timer: installed, no re-list pending.
+        let installed = inner.ready.borrow().is_some();
+        if installed && inner.wanted.load(Ordering::SeqCst) <= inner.served.load(Ordering::SeqCst) {
+            return Ok(());
+        }
         let mut ready = inner.ready.subscribe();
         let first = tokio::time::timeout(inner.first_answer_wait, ready.wait_for(Option::is_some));
         if !matches!(first.await, Ok(Ok(_))) {

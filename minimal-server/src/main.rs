@@ -35,7 +35,7 @@ impl Server {
         // (asked of the client first); each `?` makes a refusal the result.
         self.roots
             .serve(call, move |snap| {
-                let text = std::io::read_to_string(snap.open(&path)?)?;
+                let text = snap.read_to_string(&path)?;
                 Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
             })
             .await

@@ -154,6 +154,29 @@ impl Snapshot<'_> {
         Err(error)
     }
 
+    /// Reads a regular file whole; see [`RootSet::read`]. The file is
+    /// closed before this returns, so it is not tracked.
+    ///
+    /// # Errors
+    ///
+    /// As [`RootSet::read`]; `scope_lost` if its root has left the roots
+    /// since the snapshot was taken.
+    pub fn read<T: Target + ?Sized>(&self, target: &T) -> Result<Vec<u8>, Error> {
+        self.in_scope(target, Operation::Open)?;
+        self.set().read(target)
+    }
+
+    /// Reads a regular file whole as UTF-8 text; see
+    /// [`RootSet::read_to_string`]. Not tracked, as [`read`](Self::read).
+    ///
+    /// # Errors
+    ///
+    /// As [`read`](Self::read); `io` if the file is not valid UTF-8.
+    pub fn read_to_string<T: Target + ?Sized>(&self, target: &T) -> Result<String, Error> {
+        self.in_scope(target, Operation::Open)?;
+        self.set().read_to_string(target)
+    }
+
     /// Lists a directory; see [`RootSet::read_dir`].
     ///
     /// # Errors

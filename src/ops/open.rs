@@ -26,6 +26,25 @@ pub(crate) fn open_raw(sel: &Selected, rel: &str, how: How, op: Operation) -> Re
 }
 
 /// Opens a regular file as `how` says.
+/// Opens the regular file `sel` read-only and reads it whole: the open of
+/// [`open_file`], then reads into a buffer sized for a small file (the
+/// file's kind is already known from the open, so no other `fstat`).
+pub(crate) fn read_file(sel: &Selected, op: Operation) -> Result<Vec<u8>, Error> {
+    use std::io::Read as _;
+    let mut file = open_file(sel, &OpenOptions::new().how(), op)?;
+    let mut data = Vec::with_capacity(8 * 1024);
+    file.read_to_end(&mut data)
+        .map_err(|e| Error::from_os(e, op, sel.input))?;
+    Ok(data)
+}
+
+/// [`read_file`] as text.
+pub(crate) fn read_text(sel: &Selected, op: Operation) -> Result<String, Error> {
+    String::from_utf8(read_file(sel, op)?).map_err(|_| {
+        Error::new(ErrorKind::Io, op, sel.input).with_detail("the file is not valid UTF-8 text")
+    })
+}
+
 pub(crate) fn open_file(sel: &Selected, how: &How, op: Operation) -> Result<File, Error> {
     let on_dir = match how.create {
         Create::New => ErrorKind::AlreadyExists,

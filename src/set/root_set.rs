@@ -241,6 +241,25 @@ impl RootSet {
         self.open_with(target, OpenOptions::new())
     }
 
+    /// Reads a regular file whole (`std::fs::read` beneath a root).
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open); `io` if reading fails.
+    pub fn read<T: Target + ?Sized>(&self, target: &T) -> Result<Vec<u8>, Error> {
+        traced(|| ops::open::read_file(&target.select(self, Operation::Open)?, Operation::Open))
+    }
+
+    /// Reads a regular file whole as UTF-8 text (`std::fs::read_to_string`
+    /// beneath a root).
+    ///
+    /// # Errors
+    ///
+    /// As [`read`](Self::read); `io` if the file is not valid UTF-8.
+    pub fn read_to_string<T: Target + ?Sized>(&self, target: &T) -> Result<String, Error> {
+        traced(|| ops::open::read_text(&target.select(self, Operation::Open)?, Operation::Open))
+    }
+
     /// Creates a new file for writing (`O_CREAT | O_EXCL | O_NOFOLLOW`); its
     /// parent must exist. A dangling symlink is an existing name.
     ///
