@@ -44,6 +44,20 @@ impl Answer {
 
     /// The client's roots as a root list (names kept), not yet opened;
     /// `None` for a client without roots (the policy alone serves it).
+    /// The roots of one request (2026-07-28), taking over the handles of
+    /// the previous request's where the roots repeat.
+    pub(crate) fn for_request(self, roots: &Roots) -> Roots {
+        roots.for_request(self.into_list())
+    }
+
+    /// How many roots the client listed.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Self::Listed(listed) => listed.len(),
+            Self::Undeclared => 0,
+        }
+    }
+
     fn into_list(self) -> Option<RootSetBuilder> {
         let Self::Listed(listed) = self else {
             return None;

@@ -17,6 +17,11 @@ use crate::elicit::{ElicitError, Form, Outcome};
 use crate::legacy;
 use crate::session::SessionRoots;
 
+/// Up to this many request roots are admitted on the async thread (the
+/// handles of repeated roots are taken over, each checked with one `stat`);
+/// more go to the blocking pool.
+const INLINE_ROOTS: usize = 8;
+
 /// The `inputRequests` key under which [`ask_roots`] asks for the roots.
 pub const ROOTS_INPUT: &str = "roots";
 
@@ -75,25 +80,26 @@ impl SessionRoots {
 
     /// The request-scoped roots of one 2026-07-28 request (`response` is
     /// `inputResponses[ROOTS_INPUT]`; `None` for a client that declared no
-    /// roots: the server's policy alone), built on the blocking pool. They
-    /// live in a [`Roots`] of their own, for as long as the caller keeps it
-    /// (one tool call): nothing is installed in the session. Run file work
-    /// against them with [`run_blocking`].
+    /// roots: the server's policy alone). They live in a [`Roots`] of their
+    /// own, for as long as the caller keeps it (one tool call): nothing is
+    /// installed in the session. Where the roots repeat the previous
+    /// request's, their handles are taken over, identity checked (see
+    /// [`Roots::for_request`]). Run file work against them with
+    /// [`run_blocking`].
     ///
     /// # Errors
     ///
     /// As [`request_scoped`](Self::request_scoped); `io` if building the set
     /// panicked or the runtime is shutting down.
     pub async fn request_roots(&self, response: Option<&Value>) -> Result<Roots, Error> {
-        let session = self.clone();
         let answer = answer_in(response)?;
-        blocking(move || {
-            // The set already carries the policy: install it as it is.
-            let request = Roots::default();
-            request.replace(answer.scoped(session.roots()));
-            request
-        })
-        .await
+        // A few roots, usually the previous request's again (their handles
+        // are taken over): built where the call is. Many: on the pool.
+        if answer.len() <= INLINE_ROOTS {
+            return crate::blocking::inline(|| answer.for_request(self.roots()));
+        }
+        let session = self.clone();
+        blocking(move || answer.for_request(session.roots())).await
     }
 
     /// The request-scoped root set from the client's `roots/list` answer

@@ -179,7 +179,9 @@ impl SessionRoots {
         let scope = match inputs.get(ROOTS_INPUT) {
             Some(answer) => Some(self.request_roots(Some(answer)).await),
             None if !declares => Some(self.request_roots(None).await),
-            None if progress.roots_asked => {
+            // A retry (it answers something) that does not answer the roots
+            // request, or follows a round that asked for them.
+            None if call.inputs.is_some() || progress.roots_asked => {
                 let stop = Stop::refused(
                     "no_roots",
                     "The client retried the call without answering the request for its roots, \
@@ -251,6 +253,13 @@ impl Round<'_> {
         let answered_now = answers.len() > self.prior.answers.len();
         let mut requests = InputRequests::new();
         let next = match waiting {
+            // The first round of a call: the roots are all it asks, and
+            // there is nothing to carry, so no state (the retry starts
+            // afresh with them).
+            Waiting::Roots if answers.is_empty() && self.prior.pending.is_none() => {
+                requests.insert(ROOTS_INPUT.into(), legacy::roots_input_request());
+                return InputRequiredResult::new(Some(requests), None);
+            }
             Waiting::Roots => {
                 requests.insert(ROOTS_INPUT.into(), legacy::roots_input_request());
                 // A round that answered nothing keeps waiting for the same

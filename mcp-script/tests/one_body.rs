@@ -562,7 +562,7 @@ async fn modern(dir: &Path, rounds: Rounds) -> Client {
 }
 
 #[tokio::test]
-async fn the_first_round_asks_for_the_roots_with_a_sealed_state() {
+async fn the_first_round_asks_only_for_the_roots_and_later_rounds_carry_a_sealed_state() {
     let dir = tree();
     let c = modern(dir.path(), Rounds::new()).await;
     let args = json!({ "path": at(dir.path(), "shared/a.md") });
@@ -572,16 +572,24 @@ async fn the_first_round_asks_for_the_roots_with_a_sealed_state() {
         requests.get(ROOTS_INPUT),
         Some(InputRequest::ListRoots(_))
     ));
-    let state = asked.request_state.clone().unwrap();
-    assert!(
-        !state.contains("roots_asked"),
-        "the state is sealed, not plain JSON: {state}"
-    );
-    let done = once(&c, "read", args, Some(with_roots(dir.path())), Some(state)).await;
+    assert_eq!(requests.len(), 1);
+    // Nothing to carry yet: no state, and the retry starts afresh.
+    assert_eq!(asked.request_state, None);
+    let done = once(&c, "read", args, Some(with_roots(dir.path())), None).await;
     let CallToolResponse::Complete(done) = done else {
         panic!("{done:?}")
     };
     assert_eq!(text_of(&done), "alpha");
+    // A round that asks a question carries its progress, sealed.
+    let shared = json!({ "dir": at(dir.path(), "shared") });
+    let asked =
+        input_required(once(&c, "remove", shared, Some(with_roots(dir.path())), None).await);
+    assert!(asked.input_requests.as_ref().unwrap().contains_key("q0"));
+    let state = asked.request_state.unwrap();
+    assert!(
+        !state.contains("roots_asked") && !state.contains("answers"),
+        "the state is sealed, not plain JSON: {state}"
+    );
 }
 
 #[tokio::test]
@@ -597,7 +605,12 @@ async fn tampered_foreign_replayed_and_expired_states_are_refused_and_change_not
     let c = modern(dir.path(), rounds).await;
     let shared = json!({ "dir": at(dir.path(), "shared") });
     let state_of = |r: CallToolResponse| input_required(r).request_state.unwrap();
-    let fresh = || async { state_of(once(&c, "remove", shared.clone(), None, None).await) };
+    // The state of the round that asks which note (the first round asks
+    // for the roots only, and carries none).
+    let fresh = || async {
+        let inputs = Some(with_roots(dir.path()));
+        state_of(once(&c, "remove", shared.clone(), inputs, None).await)
+    };
 
     // Tampered: one character changed.
     let state = fresh().await;
@@ -648,25 +661,24 @@ async fn tampered_foreign_replayed_and_expired_states_are_refused_and_change_not
     };
     assert_eq!(reason(&r).as_deref(), Some("invalid_request_state"));
 
-    // Used once (it is good: the next round asks which note), then replayed.
+    // Used once (it is good: the pick of b.md leads to the confirmation),
+    // then replayed with the same answer.
+    let mut pick = with_roots(dir.path());
+    pick.insert(
+        "q0".into(),
+        json!({ "action": "accept", "content": { "choice": "1" } }),
+    );
     let r = once(
         &c,
         "remove",
         shared.clone(),
-        Some(with_roots(dir.path())),
+        Some(pick.clone()),
         Some(state.clone()),
     )
     .await;
     let next = input_required(r);
-    assert!(next.input_requests.as_ref().unwrap().contains_key("q0"));
-    let r = once(
-        &c,
-        "remove",
-        shared.clone(),
-        Some(with_roots(dir.path())),
-        Some(state),
-    )
-    .await;
+    assert!(next.input_requests.as_ref().unwrap().contains_key("q1"));
+    let r = once(&c, "remove", shared.clone(), Some(pick), Some(state)).await;
     let CallToolResponse::Complete(r) = r else {
         panic!("{r:?}")
     };
@@ -746,23 +758,21 @@ async fn a_retry_without_the_roots_it_was_asked_for_is_refused() {
 async fn consumed_states_are_bounded_and_fail_closed() {
     let dir = tree();
     let c = modern(dir.path(), Rounds::new().with_replay_capacity(1)).await;
-    let args = json!({ "path": at(dir.path(), "shared/a.md") });
-    let first = input_required(once(&c, "read", args.clone(), None, None).await).request_state;
-    let second = input_required(once(&c, "read", args.clone(), None, None).await).request_state;
-    let r = once(
-        &c,
-        "read",
-        args.clone(),
-        Some(with_roots(dir.path())),
-        first,
-    )
-    .await;
+    let shared = json!({ "dir": at(dir.path(), "shared") });
+    let asked = || async {
+        let inputs = Some(with_roots(dir.path()));
+        input_required(once(&c, "remove", shared.clone(), inputs, None).await).request_state
+    };
+    let (first, second) = (asked().await, asked().await);
+    let mut pick = with_roots(dir.path());
+    pick.insert("q0".into(), json!({ "action": "decline" }));
+    let r = once(&c, "remove", shared.clone(), Some(pick.clone()), first).await;
     assert!(
-        matches!(&r, CallToolResponse::Complete(done) if text_of(done) == "alpha"),
+        matches!(&r, CallToolResponse::Complete(done) if said(done) == "not chosen"),
         "{r:?}"
     );
     // The record is full of an unexpired state: refused, not forgotten.
-    let r = once(&c, "read", args, Some(with_roots(dir.path())), second).await;
+    let r = once(&c, "remove", shared, Some(pick), second).await;
     let CallToolResponse::Complete(r) = r else {
         panic!("{r:?}")
     };

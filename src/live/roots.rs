@@ -34,6 +34,7 @@ impl Roots {
                 registry: Registry::default(),
                 changes: Changes::default(),
                 writer: Mutex::new(Vec::new()),
+                last_request: Mutex::new(None),
             }),
         }
     }
@@ -82,6 +83,9 @@ pub(crate) struct Inner {
     /// until no snapshot uses them, so that the writer frees them rather
     /// than a reader dropping the last snapshot.
     writer: Mutex<Vec<Arc<Installed>>>,
+    /// The last request-scoped set, whose handles the next one with the
+    /// same roots takes over (identity checked) instead of reopening them.
+    last_request: Mutex<Option<RootSet>>,
 }
 
 impl Inner {
@@ -377,6 +381,34 @@ impl Roots {
     /// capability (see [`replace_undeclared`](Self::replace_undeclared)).
     pub fn scoped_undeclared(&self) -> RootSet {
         self.inner.policy.without_roots()
+    }
+
+    /// The roots of one request (the 2026-07-28 revision): `client`
+    /// admitted as [`scoped_list`](Self::scoped_list) admits it, or the
+    /// policy alone for a client that declares no roots (`None`, as
+    /// [`scoped_undeclared`](Self::scoped_undeclared)), installed in a
+    /// `Roots` of their own that lives as long as the caller keeps it.
+    /// Nothing is installed in `self`.
+    ///
+    /// Requests usually repeat the same roots, so the handles of the last
+    /// request's set are taken over by the next one where the URI repeats
+    /// and its path still names the same directory (checked, as
+    /// [`replace_list`](Self::replace_list) does), instead of reopened;
+    /// `self` keeps that last set (its descriptors) until the next request
+    /// or until it is dropped.
+    pub fn for_request(&self, client: Option<RootSetBuilder>) -> Roots {
+        let set = match client {
+            None => self.inner.policy.without_roots(),
+            Some(client) => {
+                let previous = lock(&self.inner.last_request).clone();
+                let set = self.inner.policy.admit(client, previous.as_ref());
+                *lock(&self.inner.last_request) = Some(set.clone());
+                set
+            }
+        };
+        let request = Roots::default();
+        request.install(set, Checked::ByBuilder);
+        request
     }
 
     /// The generation of the installed set (0 before the first `replace`).

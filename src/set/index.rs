@@ -10,7 +10,7 @@ use std::hash::{BuildHasher, Hasher};
 use crate::parse::lexical::{components, is_clean};
 
 /// Root paths (as given and resolved, cleaned) mapped to root indices.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct PathIndex {
     by_path: HashMap<Box<str>, usize, FastState>,
     /// `depths[d]` is true when some key has `d` components.

@@ -55,7 +55,7 @@ use crate::set::index::PathIndex;
 /// assert_eq!(escape.kind(), ErrorKind::OutsideRoots);
 /// # Ok(()) }
 /// ```
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct RootSet {
     roots: Vec<Arc<Root>>,
     rejected: Vec<Rejected>,

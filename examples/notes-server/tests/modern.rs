@@ -285,9 +285,9 @@ fn input_required(response: CallToolResponse) -> InputRequiredResult {
 
 /// A round that asks: its `requestState`, and its one question other than
 /// the roots as `(key, elicitation/create params as JSON)`, if any.
-fn asking(response: CallToolResponse) -> (String, Option<(String, Value)>) {
+fn asking(response: CallToolResponse) -> (Option<String>, Option<(String, Value)>) {
     let result = input_required(response);
-    let state = result.request_state.expect("a state");
+    let state = result.request_state;
     let requests = result.input_requests.unwrap_or_default();
     let mut questions = requests.into_iter().filter(|(key, _)| key != ROOTS_INPUT);
     let question = questions.next().map(|(key, request)| {
@@ -331,8 +331,6 @@ fn yes() -> Value {
 
 /// A question a round asked, and the states so far.
 struct Asked {
-    /// Round 1's state (it asked for the roots only).
-    first: String,
     /// The state to answer the question with.
     state: String,
     key: String,
@@ -343,13 +341,14 @@ struct Asked {
 /// Rounds 1 (the roots asked) and 2 (`roots` given) of `tool`: the
 /// question round 2 asked.
 async fn first_question(c: &Client, tool: &'static str, args: &Value, roots: &Value) -> Asked {
+    // Round 1 asks for the roots alone and carries no state.
     let (first, _) = asking(round(c, tool, args, Value::Null, None).await);
+    assert_eq!(first, None, "round 1 has nothing to carry");
     let inputs = json!({ ROOTS_INPUT: roots });
-    let (state, question) = asking(round(c, tool, args, inputs, Some(&first)).await);
+    let (state, question) = asking(round(c, tool, args, inputs, None).await);
     let (key, form) = question.expect("a question");
     Asked {
-        first,
-        state,
+        state: state.expect("a question round carries its state"),
         key,
         form,
     }
@@ -399,12 +398,6 @@ async fn the_request_state_is_not_trusted() {
         let result = answer(&c, tool, &other, &notes, &asked, yes()).await;
         assert_eq!(reason(&result), Some("invalid_request_state"), "{tool}");
     }
-    // Accepted once: the first round's state again is refused.
-    let replayed = round(&c, "notes_archive", &args, just_roots, Some(&asked.first));
-    assert_eq!(
-        reason(&complete(replayed.await)),
-        Some("invalid_request_state")
-    );
     // An answer that does not match the form is refused.
     let bad = json!({ "action": "accept", "content": { "confirm": "yes" } });
     let result = answer(&c, "notes_archive", &args, &notes, &asked, bad).await;
@@ -413,6 +406,9 @@ async fn the_request_state_is_not_trusted() {
         Some("elicitation_invalid_answer"),
         "{result:?}"
     );
+    // Accepted once: the same state again, now with a good answer, is refused.
+    let replayed = answer(&c, "notes_archive", &args, &notes, &asked, yes()).await;
+    assert_eq!(reason(&replayed), Some("invalid_request_state"));
     assert!(dir.path().join("Notes/meeting.md").exists());
     assert!(!dir.path().join("Notes/archive").exists());
     assert!(dir.path().join("Secret/passwords.md").exists());
@@ -487,8 +483,7 @@ async fn a_question_that_would_now_differ_changes_nothing() {
     assert!(says(&form, "Notes: 2024/tps.md)"), "{form}");
     std::fs::remove_file(dir.path().join("Notes/2026/tps.md")).unwrap();
     let confirm = Asked {
-        first: asked.first,
-        state,
+        state: state.expect("a question round carries its state"),
         key,
         form,
     };
@@ -579,6 +574,7 @@ async fn notes_setup_on_2026_07_28_waits_for_the_page_across_rounds() {
     let c = modern_with(&server, script).await;
     let args = json!({});
     let (first, question) = asking(round(&c, "notes_setup", &args, Value::Null, None).await);
+    let first = first.expect("the URL round carries its state");
     let (key, params) = question.expect("the URL");
     assert_eq!(params["mode"], "url");
     let url = params["url"].as_str().unwrap().to_owned();
