@@ -63,3 +63,25 @@ fn repeated_roots_take_over_handles_only_while_the_path_names_the_same_directory
         "second"
     );
 }
+
+#[test]
+fn a_refusal_is_judged_again_on_the_next_request() {
+    let tmp = tempfile::tempdir().unwrap();
+    let top = tmp.path().to_str().unwrap().to_owned();
+    let session = Roots::default();
+    let roots = [format!("{top}/later")];
+    let first = session.for_request(Some(list(&roots)));
+    assert_eq!(first.load().set().rejected()[0].kind(), ErrorKind::NotFound);
+    std::fs::create_dir(format!("{top}/later")).unwrap();
+    std::fs::write(format!("{top}/later/f"), "here").unwrap();
+    let second = session.for_request(Some(list(&roots)));
+    assert_eq!(
+        second
+            .load()
+            .read_to_string(&format!("{top}/later/f"))
+            .unwrap(),
+        "here"
+    );
+    // The first request's roots are its own: still refusing.
+    assert!(first.load().read(&format!("{top}/later/f")).is_err());
+}

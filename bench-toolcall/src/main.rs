@@ -6,6 +6,7 @@
 //! ```text
 //! cargo build --release -p minimal-server -p bench-toolcall
 //! target/release/bench-toolcall [--calls N] [--rounds R]
+//! target/release/bench-toolcall --callgrind [--calls N]
 //! ```
 //!
 //! Per revision (2025-11-25, 2026-07-28) it starts both servers, warms them
@@ -18,6 +19,13 @@
 //! per-round CPU ratio against the bare server. On 2026-07-28 the checked
 //! call takes two rounds by the protocol's design (the roots are asked
 //! for, then the retry does the work): each round is timed on its own.
+//!
+//! `--callgrind` counts instructions instead of time, which a shared
+//! machine does not disturb: each server runs under
+//! `valgrind --tool=callgrind`; after the warm-up its counters are zeroed
+//! (`callgrind_control -z`), `N` calls are made, and the counters are
+//! dumped (`callgrind_control -d`). The figure is the server's instructions
+//! per call, all threads.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -43,8 +51,22 @@ impl Server {
         program: &Path,
         version: &ProtocolVersion,
         root: &str,
+        callgrind: Option<&Path>,
     ) -> Result<Self, Box<dyn std::error::Error>> {
-        let mut child = tokio::process::Command::new(program)
+        let mut command = match callgrind {
+            None => tokio::process::Command::new(program),
+            Some(dir) => {
+                let mut c = tokio::process::Command::new("valgrind");
+                c.arg("--tool=callgrind")
+                    .arg(format!(
+                        "--callgrind-out-file={}/{name}.%p.out",
+                        dir.display()
+                    ))
+                    .arg(program);
+                c
+            }
+        };
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -200,9 +222,10 @@ async fn compare(
         &bins.join("minimal-server"),
         &version,
         root,
+        None,
     )
     .await?;
-    let bare = Server::start("bare", &bins.join("bare-server"), &version, root).await?;
+    let bare = Server::start("bare", &bins.join("bare-server"), &version, root, None).await?;
     let roots = json!({ "roots": [{ "uri": root }] });
     let servers = [&checked, &bare];
     let mut measured: Vec<Measured> = (0..2)
@@ -283,6 +306,81 @@ async fn compare(
     Ok(())
 }
 
+/// Instructions per call of each server, counted by callgrind.
+async fn count(
+    version: ProtocolVersion,
+    bins: &Path,
+    file: &str,
+    root: &str,
+    calls: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let modern = !version.has_initialize();
+    let mut out = tempfile::tempdir()?;
+    if std::env::var_os("BENCH_KEEP").is_some() {
+        out.disable_cleanup(true);
+    }
+    let roots = json!({ "roots": [{ "uri": root }] });
+    let mut per_call = Vec::new();
+    for (name, bin) in [
+        ("minimal-server", "minimal-server"),
+        ("bare", "bare-server"),
+    ] {
+        let server = Server::start(name, &bins.join(bin), &version, root, Some(out.path())).await?;
+        let checked = name != "bare";
+        for _ in 0..50 {
+            call(&server, file, &roots, modern && checked).await;
+        }
+        let pid = server.child.id().expect("running").to_string();
+        let zeroed = std::process::Command::new("callgrind_control")
+            .args(["-z", &pid])
+            .output()?;
+        if !zeroed.status.success() {
+            return Err("callgrind_control -z failed".into());
+        }
+        for _ in 0..calls {
+            call(&server, file, &roots, modern && checked).await;
+        }
+        let dumped = std::process::Command::new("callgrind_control")
+            .args(["-d", &pid])
+            .output()?;
+        if !dumped.status.success() {
+            return Err("callgrind_control -d failed".into());
+        }
+        // The dump after zeroing is the one whose name ends in a part number.
+        let mut best: Option<u64> = None;
+        for entry in std::fs::read_dir(out.path())?.flatten() {
+            let path = entry.path();
+            let file_name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if !file_name.starts_with(name) || file_name.ends_with(".out") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path)?;
+            for line in text.lines() {
+                if let Some(total) = line
+                    .strip_prefix("summary: ")
+                    .or_else(|| line.strip_prefix("totals: "))
+                {
+                    let ir: u64 = total.split_whitespace().next().unwrap_or("0").parse()?;
+                    best = Some(best.map_or(ir, |b| b.max(ir)));
+                }
+            }
+        }
+        let ir = best.ok_or("no callgrind dump found")?;
+        if std::env::var_os("BENCH_KEEP").is_some() {
+            eprintln!("callgrind dumps kept in {}", out.path().display());
+        }
+        per_call.push((name, ir as f64 / calls as f64));
+    }
+    println!("\n### {version}: instructions per call (callgrind, {calls} calls)\n");
+    println!("| server | instructions per call |");
+    println!("|---|---|");
+    for (name, ir) in &per_call {
+        println!("| {name} | {ir:.0} |");
+    }
+    println!("\nchecked / bare: {:.3}×", per_call[0].1 / per_call[1].1);
+    Ok(())
+}
+
 fn flag(args: &[String], name: &str, default: usize) -> usize {
     args.iter()
         .position(|a| a == name)
@@ -315,7 +413,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let file = file.to_str().ok_or("a UTF-8 temporary path")?.to_owned();
     println!("Tool call `read_file` of a 2 KiB file over stdio, release builds, one run.");
     for version in [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28] {
-        compare(version, &bins, &file, &root, calls, rounds).await?;
+        if args.iter().any(|a| a == "--callgrind") {
+            count(version, &bins, &file, &root, calls.min(1000)).await?;
+        } else {
+            compare(version, &bins, &file, &root, calls, rounds).await?;
+        }
     }
     Ok(())
 }

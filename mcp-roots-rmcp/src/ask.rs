@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use crate::blocking::{inline, run_blocking};
-use crate::call::Revision;
+use crate::call::{Revision, ToolCall};
 use crate::elicit::{ElicitError, Elicitor, Form, Outcome};
 use crate::rounds::hex;
 use crate::rounds::{Flow, FlowState, Pending, Progress, Recorded, Rounds};
@@ -73,8 +73,29 @@ pub(crate) enum Scope {
 }
 
 pub(crate) enum Mode {
-    Session(Elicitor),
+    Session(Box<Questions>),
     Rounds(Replay),
+}
+
+/// A session call's questions: the elicitor is made on the first one (a
+/// call that asks nothing pays nothing for it).
+pub(crate) struct Questions {
+    pub(crate) call: ToolCall,
+    /// How long a form may stay open.
+    pub(crate) timeout: std::time::Duration,
+    pub(crate) elicitor: Option<Elicitor>,
+}
+
+impl Questions {
+    fn elicitor(&mut self) -> &mut Elicitor {
+        let (call, timeout) = (&self.call, self.timeout);
+        // The call's budget is the Ask's.
+        self.elicitor.get_or_insert_with(|| {
+            Elicitor::for_call(call)
+                .with_budget(usize::MAX)
+                .with_timeout(timeout)
+        })
+    }
 }
 
 /// A 2026-07-28 round: what earlier rounds recorded, and this round's
@@ -219,11 +240,11 @@ impl Ask {
     pub async fn form(&mut self, form: &Form) -> Result<Outcome<Map<String, Value>>, Stop> {
         let index = self.next_question()?;
         match &mut self.mode {
-            Mode::Session(elicitor) => {
+            Mode::Session(questions) => {
                 if self.revision == Revision::SessionWithoutElicitation {
                     return Err(ElicitError::Unsupported.into());
                 }
-                Ok(elicitor.ask(form).await?)
+                Ok(questions.elicitor().ask(form).await?)
             }
             Mode::Rounds(replay) => {
                 if !replay.forms {
@@ -305,7 +326,8 @@ impl Ask {
     {
         let index = self.next_question()?;
         match &mut self.mode {
-            Mode::Session(elicitor) => {
+            Mode::Session(questions) => {
+                let elicitor = questions.elicitor();
                 elicitor.check_url_mode()?;
                 let id = new_flow_id();
                 let (url, completion) = start(&id).await?;

@@ -4,11 +4,11 @@
 use std::borrow::Cow;
 
 use rmcp::ErrorData;
+use rmcp::Peer;
 use rmcp::RoleServer;
 use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::ToolCallContext;
-use rmcp::model::{ClientCapabilities, InputResponses, JsonObject, ProtocolVersion};
-use rmcp::service::RequestContext;
+use rmcp::model::{ClientCapabilities, InputResponses, JsonObject, ProtocolVersion, RequestId};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -20,32 +20,43 @@ use sha2::{Digest, Sha256};
 ///
 /// (See [`SessionRoots::serve`](crate::SessionRoots::serve) for a whole tool.)
 ///
-/// It carries the request's context (peer, protocol revision, client
-/// capabilities), and on 2026-07-28 the retry's `inputResponses` and
+/// It carries what the glue needs of the request (the peer, the protocol
+/// revision, the client's capabilities), and on 2026-07-28 the retry's
+/// `inputResponses` and
 /// `requestState`, which [`SessionRoots::serve`](crate::SessionRoots::serve)
 /// and [`serve_with`](crate::SessionRoots::serve_with) consume.
 #[derive(Debug)]
 pub struct ToolCall {
-    pub(crate) context: RequestContext<RoleServer>,
+    pub(crate) peer: Peer<RoleServer>,
+    pub(crate) id: RequestId,
     pub(crate) tool: Cow<'static, str>,
-    pub(crate) digest: [u8; 32],
+    pub(crate) protocol: Option<ProtocolVersion>,
+    /// From this request's `_meta` on 2026-07-28 (read once); `None` on
+    /// the session revisions, where the handshake has them.
+    meta_capabilities: Option<ClientCapabilities>,
+    /// The arguments, kept on 2026-07-28 only (a state is bound to their
+    /// digest, computed when a state is sealed or opened).
+    arguments: Option<JsonObject>,
     pub(crate) inputs: Option<InputResponses>,
     pub(crate) state: Option<String>,
 }
 
 impl<S> FromContextPart<ToolCallContext<'_, S>> for ToolCall {
     fn from_context_part(cx: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
-        // Only a 2026-07-28 call carries state that the digest binds.
-        let rounds =
-            Revision::of(cx.request_context.protocol_version().as_ref()) == Revision::Rounds;
-        let digest = match rounds {
-            true => digest(&cx.name, cx.arguments.as_ref()),
-            false => [0; 32],
-        };
+        let request = &cx.request_context;
+        let protocol = request.protocol_version();
+        let rounds = Revision::of(protocol.as_ref()) == Revision::Rounds;
         Ok(Self {
-            context: cx.request_context.clone(),
-            digest,
+            peer: request.peer.clone(),
+            id: request.id.clone(),
             tool: cx.name.clone(),
+            meta_capabilities: if rounds {
+                request.client_capabilities()
+            } else {
+                None
+            },
+            arguments: if rounds { cx.arguments.clone() } else { None },
+            protocol,
             inputs: cx.input_responses.take(),
             state: cx.request_state.take(),
         })
@@ -58,25 +69,44 @@ impl ToolCall {
         &self.tool
     }
 
-    /// The request's context (peer, cancellation, `_meta`).
-    pub fn context(&self) -> &RequestContext<RoleServer> {
-        &self.context
+    /// The client of this call.
+    pub fn peer(&self) -> &Peer<RoleServer> {
+        &self.peer
+    }
+
+    /// The JSON-RPC id of this request.
+    pub fn request_id(&self) -> &RequestId {
+        &self.id
     }
 
     /// The revision this request was sent on.
     pub fn revision(&self) -> Revision {
-        Revision::of(self.context.protocol_version().as_ref())
+        Revision::of(self.protocol.as_ref())
     }
 
     /// The client's capabilities (from `initialize`, or from this request's
     /// `_meta` on 2026-07-28).
     pub fn client_capabilities(&self) -> Option<ClientCapabilities> {
-        self.context.client_capabilities()
+        match &self.meta_capabilities {
+            Some(capabilities) => Some(capabilities.clone()),
+            None => self.peer.peer_info().map(|info| info.capabilities.clone()),
+        }
     }
 
     pub(crate) fn declares_roots(&self) -> bool {
-        self.client_capabilities()
-            .is_some_and(|c| c.roots.is_some())
+        match &self.meta_capabilities {
+            Some(capabilities) => capabilities.roots.is_some(),
+            None => self
+                .peer
+                .peer_info()
+                .is_some_and(|info| info.capabilities.roots.is_some()),
+        }
+    }
+
+    /// What a sealed state of this call is bound to: the tool and its
+    /// arguments.
+    pub(crate) fn digest(&self) -> [u8; 32] {
+        digest(&self.tool, self.arguments.as_ref())
     }
 }
 

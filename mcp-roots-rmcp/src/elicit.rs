@@ -311,6 +311,17 @@ impl Elicitor {
         }
     }
 
+    /// For one tool call of [`SessionRoots::serve_with`](crate::SessionRoots::serve_with).
+    pub(crate) fn for_call(call: &crate::call::ToolCall) -> Self {
+        Self {
+            peer: call.peer.clone(),
+            protocol: call.protocol.clone(),
+            capabilities: call.client_capabilities(),
+            budget: 1,
+            timeout: None,
+        }
+    }
+
     pub(crate) fn peer(&self) -> &Peer<RoleServer> {
         &self.peer
     }

@@ -9,9 +9,8 @@ use rmcp::model::{
 };
 use tracing::Instrument;
 
-use crate::ask::{Ask, Mode, Replay, Scope, Waiting};
+use crate::ask::{Ask, Mode, Questions, Replay, Scope, Waiting};
 use crate::call::{Revision, ToolCall};
-use crate::elicit::Elicitor;
 use crate::input_required::ROOTS_INPUT;
 use crate::legacy;
 use crate::rounds::{Progress, Recorded, Rounds};
@@ -132,23 +131,26 @@ impl SessionRoots {
         let span = tracing::info_span!(
             "tool_call",
             tool = %call.tool,
-            request = ?call.context.id,
+            request = %call.id,
             revision = ?revision,
         );
         let served = async move {
             match revision {
                 Revision::Rounds => self.serve_rounds(call, body).await,
                 _ => {
-                    // The call's budget is the Ask's; a form may stay open
-                    // as long as a sealed state lives on 2026-07-28.
-                    let elicitor = Elicitor::for_request(&call.context)
-                        .with_budget(usize::MAX)
-                        .with_timeout(self.rounds().ttl());
+                    // A form may stay open as long as a sealed state lives
+                    // on 2026-07-28.
+                    let declared = call.declares_roots();
+                    let questions = Questions {
+                        call,
+                        timeout: self.rounds().ttl(),
+                        elicitor: None,
+                    };
                     let ask = Ask::new(
                         revision,
-                        call.declares_roots(),
+                        declared,
                         Scope::Session(self.clone()),
-                        Mode::Session(elicitor),
+                        Mode::Session(Box::new(questions)),
                     );
                     match body(ask).await {
                         Ok(result) => result.into(),

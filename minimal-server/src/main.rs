@@ -5,6 +5,7 @@
 
 use mcp_roots::Roots;
 use mcp_roots_rmcp::{SessionRoots, ToolCall};
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use rmcp::service::NotificationContext;
@@ -21,6 +22,8 @@ struct ReadArgs {
 #[derive(Clone)]
 struct Server {
     roots: SessionRoots,
+    // Built once: rebuilding the router costs more than a checked open.
+    tool_router: ToolRouter<Self>,
 }
 
 #[tool_router]
@@ -43,7 +46,7 @@ impl Server {
 }
 
 // The macro adds the tools and `get_info` (tools enabled, this name).
-#[tool_handler(name = "minimal-server")]
+#[tool_handler(name = "minimal-server", router = self.tool_router)]
 impl ServerHandler for Server {
     // The roots wiring: list them after `initialize`, again on each change.
     async fn on_initialized(&self, cx: NotificationContext<RoleServer>) {
@@ -60,7 +63,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The default policy: no ceiling, nothing for a client without roots.
     let roots = SessionRoots::new(Roots::builder());
     // stdout carries JSON-RPC; the session ends when the client closes stdin.
-    let running = Server { roots }.serve(rmcp::transport::stdio()).await?;
+    let server = Server {
+        roots,
+        tool_router: Server::tool_router(),
+    };
+    let running = server.serve(rmcp::transport::stdio()).await?;
     running.waiting().await?;
     Ok(())
 }

@@ -83,9 +83,36 @@ pub(crate) struct Inner {
     /// until no snapshot uses them, so that the writer frees them rather
     /// than a reader dropping the last snapshot.
     writer: Mutex<Vec<Arc<Installed>>>,
-    /// The last request-scoped set, whose handles the next one with the
-    /// same roots takes over (identity checked) instead of reopening them.
-    last_request: Mutex<Option<RootSet>>,
+    /// The last request's roots: served again to a request with the same
+    /// list while every root still names its directory, and otherwise the
+    /// set whose handles the next one takes over (identity checked).
+    last_request: Mutex<Option<LastRequest>>,
+}
+
+/// What [`Roots::for_request`] keeps of the last request.
+#[derive(Debug)]
+struct LastRequest {
+    list: RootSetBuilder,
+    roots: Roots,
+}
+
+impl LastRequest {
+    /// The same roots again, if `list` is the same list, none of it was
+    /// refused (a refusal such as `not_found` may no longer hold), and each
+    /// root's path still names the directory it was opened as.
+    fn again(&self, list: &RootSetBuilder) -> Option<Roots> {
+        if self.list != *list {
+            return None;
+        }
+        let installed = self.roots.inner.installed();
+        let set = installed.set();
+        let unchanged = set.rejected().is_empty()
+            && set
+                .roots()
+                .iter()
+                .all(|root| root.verify().is_some_and(|now| Arc::ptr_eq(&now, root)));
+        unchanged.then(|| self.roots.clone())
+    }
 }
 
 impl Inner {
@@ -390,24 +417,37 @@ impl Roots {
     /// `Roots` of their own that lives as long as the caller keeps it.
     /// Nothing is installed in `self`.
     ///
-    /// Requests usually repeat the same roots, so the handles of the last
-    /// request's set are taken over by the next one where the URI repeats
-    /// and its path still names the same directory (checked, as
-    /// [`replace_list`](Self::replace_list) does), instead of reopened;
-    /// `self` keeps that last set (its descriptors) until the next request
-    /// or until it is dropped.
+    /// Requests usually repeat the same roots. A request with the same list
+    /// as the last one, none of it refused, gets the last one's roots again
+    /// once each root's path is checked to still name its directory (as
+    /// [`rescan`](Self::rescan) checks); otherwise the handles of the last
+    /// request's roots are taken over where the URI repeats and the check
+    /// holds (as [`replace_list`](Self::replace_list) does), and the rest
+    /// are opened. `self` keeps the last request's roots (their
+    /// descriptors) until the next request or until it is dropped, and the
+    /// files opened through them are the requests' own: the returned
+    /// `Roots` may serve several requests at once.
     pub fn for_request(&self, client: Option<RootSetBuilder>) -> Roots {
-        let set = match client {
-            None => self.inner.policy.without_roots(),
-            Some(client) => {
-                let previous = lock(&self.inner.last_request).clone();
-                let set = self.inner.policy.admit(client, previous.as_ref());
-                *lock(&self.inner.last_request) = Some(set.clone());
-                set
-            }
+        let Some(client) = client else {
+            let request = Roots::default();
+            request.install(self.inner.policy.without_roots(), Checked::ByBuilder);
+            return request;
         };
+        let mut last = lock(&self.inner.last_request);
+        if let Some(same) = last.as_ref().and_then(|l| l.again(&client)) {
+            return same;
+        }
+        let previous = last.as_ref().map(|l| l.roots.inner.installed());
+        let set = self
+            .inner
+            .policy
+            .admit(client.clone(), previous.as_ref().map(|p| p.set()));
         let request = Roots::default();
         request.install(set, Checked::ByBuilder);
+        *last = Some(LastRequest {
+            list: client,
+            roots: request.clone(),
+        });
         request
     }
 

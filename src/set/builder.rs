@@ -29,7 +29,7 @@ pub const RESERVED_DESCRIPTORS: u64 = 64;
 /// assert_eq!(set.root_named("notes")?.uri(), uri);
 /// # Ok(()) }
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RootSetBuilder {
     entries: Vec<(Option<String>, String)>,
     hardening: Hardening,

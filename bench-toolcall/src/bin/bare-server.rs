@@ -2,6 +2,7 @@
 //! reads whatever path it is given with `std::fs`, on the async thread, as
 //! a server written without the library would. Never deploy this.
 
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
@@ -13,7 +14,10 @@ struct ReadArgs {
 }
 
 #[derive(Clone)]
-struct Bare;
+struct Bare {
+    // Built once, as minimal-server's.
+    tool_router: ToolRouter<Self>,
+}
 
 #[tool_router]
 impl Bare {
@@ -29,12 +33,15 @@ impl Bare {
     }
 }
 
-#[tool_handler(name = "bare-server")]
+#[tool_handler(name = "bare-server", router = self.tool_router)]
 impl ServerHandler for Bare {}
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let running = Bare.serve(rmcp::transport::stdio()).await?;
+    let bare = Bare {
+        tool_router: Bare::tool_router(),
+    };
+    let running = bare.serve(rmcp::transport::stdio()).await?;
     running.waiting().await?;
     Ok(())
 }

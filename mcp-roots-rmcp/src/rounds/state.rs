@@ -162,7 +162,7 @@ impl Rounds {
 
 fn associated_data(call: &ToolCall) -> Vec<u8> {
     let mut bound = DOMAIN.to_vec();
-    bound.extend_from_slice(&call.digest);
+    bound.extend_from_slice(&call.digest());
     bound
 }
 
