@@ -1,13 +1,17 @@
 //! One session's client and the server it talks to: a server in this
-//! process over an in-memory pipe, or a server binary started as a child
+//! process over an in-memory pipe, a server binary started as a child
 //! process and spoken to over its stdin and stdout (the transport a desktop
-//! client uses). Scripts take a [`Connection`] and run the same way on both.
+//! client uses), or a server already listening on Streamable HTTP (one
+//! session of the many it may serve). Scripts take a [`Connection`] and run
+//! the same way on all three.
 
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
 use rmcp::service::{ClientServiceExt, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientLifecycleMode, RoleServer, ServerHandler};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::task::JoinHandle;
@@ -34,6 +38,8 @@ enum Serving<S: ServerHandler> {
     /// other than `server/discover`.
     Starting(JoinHandle<Result<RunningService<RoleServer, S>, BoxError>>),
     Child(Child),
+    /// A server elsewhere, over Streamable HTTP: only the client is here.
+    Http,
 }
 
 impl<S: ServerHandler> Connection<S> {
@@ -87,12 +93,43 @@ impl<S: ServerHandler> Connection<S> {
         })
     }
 
+    /// A session with the server listening at `url` (e.g.
+    /// `http://127.0.0.1:PORT/mcp`), over Streamable HTTP with rmcp's
+    /// client (reqwest, plain `http://` only), on `lifecycle`.
+    /// `Initialize` opens an `Mcp-Session-Id` session (2024-11-05 to
+    /// 2025-11-25); [`modern_lifecycle`](crate::modern_lifecycle) speaks
+    /// 2026-07-28, where every request stands alone. The client never
+    /// opens a new session by itself: a session the server ended (deleted,
+    /// idle) makes the next call fail instead of silently starting over
+    /// with other roots.
+    ///
+    /// # Errors
+    ///
+    /// The server cannot be reached, or the session fails to initialise.
+    pub async fn http(
+        url: &str,
+        script: ScriptedClient,
+        lifecycle: ClientLifecycleMode,
+    ) -> Result<Self, BoxError> {
+        let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+        config.reinit_on_expired_session = false;
+        let transport = StreamableHttpClientTransport::from_config(config);
+        let client = script.serve_with_lifecycle(transport, lifecycle).await?;
+        Ok(Self {
+            client,
+            server: Serving::Http,
+        })
+    }
+
     /// Ends the session: the client closes its side, then the server stops
-    /// (a child sees the end of its stdin and exits). Whether the server
-    /// ended cleanly (a child: exit status 0 within five seconds).
+    /// (a child sees the end of its stdin and exits; over HTTP the client
+    /// deletes its session). Whether the server ended cleanly (a child:
+    /// exit status 0 within five seconds; over HTTP: the client's side
+    /// closed without error).
     pub async fn close(self) -> bool {
-        let _ = self.client.cancel().await;
+        let closed = self.client.cancel().await.is_ok();
         match self.server {
+            Serving::Http => closed,
             Serving::InProcess(server) => server.cancel().await.is_ok(),
             Serving::Starting(pending) => match pending.await {
                 Ok(Ok(server)) => server.cancel().await.is_ok(),

@@ -82,6 +82,7 @@ mod change;
 pub mod demo;
 pub mod failure;
 pub mod held;
+pub mod http;
 mod launch;
 pub mod notes;
 pub mod page;
@@ -92,7 +93,7 @@ mod setup;
 mod tools;
 
 pub use held::MAX_HELD;
-pub use launch::{Connection, Launch};
+pub use launch::{Connection, HttpServer, Launch};
 pub use server::{INSTRUCTIONS, NotesServer};
 pub use setup::{SETUP_MESSAGE, SETUP_WAIT};
 pub use tools::{HandleArgs, OpenArgs, ReadArgs, TitleArgs, WriteArgs};
