@@ -29,6 +29,17 @@ pub struct Connection<S: ServerHandler> {
     /// The client's side: call tools and send notifications through it.
     pub client: Client,
     server: Serving<S>,
+    kept: Kept,
+}
+
+/// What a connection keeps alive (see [`Connection::keeping`]).
+#[derive(Default)]
+struct Kept(Vec<Box<dyn std::any::Any + Send + Sync>>);
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Kept({})", self.0.len())
+    }
 }
 
 #[derive(Debug)]
@@ -54,6 +65,7 @@ impl<S: ServerHandler> Connection<S> {
         Ok(Self {
             client,
             server: Serving::InProcess(server),
+            kept: Kept::default(),
         })
     }
 
@@ -69,6 +81,7 @@ impl<S: ServerHandler> Connection<S> {
         Ok(Self {
             client,
             server: Serving::Starting(pending),
+            kept: Kept::default(),
         })
     }
 
@@ -90,6 +103,7 @@ impl<S: ServerHandler> Connection<S> {
         Ok(Self {
             client,
             server: Serving::Child(child),
+            kept: Kept::default(),
         })
     }
 
@@ -118,7 +132,15 @@ impl<S: ServerHandler> Connection<S> {
         Ok(Self {
             client,
             server: Serving::Http,
+            kept: Kept::default(),
         })
+    }
+
+    /// The same connection, keeping `guard` alive as long as it lives (e.g.
+    /// the handle of the HTTP server process it talks to).
+    pub fn keeping(mut self, guard: impl Send + Sync + 'static) -> Self {
+        self.kept.0.push(Box::new(guard));
+        self
     }
 
     /// Ends the session: the client closes its side, then the server stops
@@ -128,6 +150,7 @@ impl<S: ServerHandler> Connection<S> {
     /// closed without error).
     pub async fn close(self) -> bool {
         let closed = self.client.cancel().await.is_ok();
+        let _kept = self.kept;
         match self.server {
             Serving::Http => closed,
             Serving::InProcess(server) => server.cancel().await.is_ok(),

@@ -42,7 +42,7 @@ pub enum Launch {
     },
     /// One `notes-server --http` process, already listening: each session
     /// is a new Streamable HTTP session of it (a server of its own inside
-    /// that process).
+    /// that process). Each connection keeps the process alive.
     Http(HttpServer),
 }
 
@@ -97,7 +97,9 @@ impl Launch {
                 Connection::spawn(program, args, script, ClientLifecycleMode::Initialize).await
             }
             Self::Http(server) => {
-                Connection::http(server.url(), script, ClientLifecycleMode::Initialize).await
+                let lifecycle = ClientLifecycleMode::Initialize;
+                let connection = Connection::http(server.url(), script, lifecycle).await?;
+                Ok(connection.keeping(server.clone()))
             }
         }
     }
@@ -114,7 +116,10 @@ impl Launch {
             Self::Binary { program, args } => {
                 Connection::spawn(program, args, script, modern_lifecycle()).await
             }
-            Self::Http(server) => Connection::http(server.url(), script, modern_lifecycle()).await,
+            Self::Http(server) => {
+                let connection = Connection::http(server.url(), script, modern_lifecycle()).await?;
+                Ok(connection.keeping(server.clone()))
+            }
         }
     }
 }
