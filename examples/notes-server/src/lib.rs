@@ -73,10 +73,12 @@
 //! }
 //! ```
 //!
-//! The binary `notes-server` serves one session over stdio; `demo` (also
-//! `notes-server demo`) plays the scripted scenes of [`demo`] with the
-//! scripted client of [`mcp_script`], against a server in process or this
-//! binary ([`Launch`]).
+//! The binary `notes-server` serves one session over stdio, or many over
+//! Streamable HTTP on loopback ([`http`]: a server of its own per session
+//! and per stateless request); `demo` (also `notes-server demo`) plays the
+//! scripted scenes of [`demo`] with the scripted client of [`mcp_script`],
+//! against a server in process, this binary over stdio, or one `--http`
+//! process of it ([`Launch`]).
 
 mod change;
 pub mod demo;
