@@ -29,6 +29,12 @@ async fn session(
     spawn(&transport.launch(&[]).await, dir, roots, true, forms).await
 }
 
+/// A session of a server with the default policy whose client is `script`.
+async fn connected(transport: Transport, script: ScriptedClient) -> Connection {
+    let launch = transport.launch(&[]).await;
+    launch.connect(script).await.unwrap()
+}
+
 async fn read_at(client: &Client, dir: &Path, rel: &str) -> CallToolResult {
     call(client, "notes_read", json!({ "path": at(dir, rel) })).await
 }
@@ -57,18 +63,15 @@ async fn the_demo_passes_over_http() {
 /// inside it).
 macro_rules! over_stdio_and_http {
     ($($name:ident),* $(,)?) => {
-        mod stdio {
+        over_stdio_and_http!(@module stdio Stdio $($name),*);
+        over_stdio_and_http!(@module http Http $($name),*);
+    };
+    (@module $module:ident $transport:ident $($name:ident),*) => {
+        mod $module {
             use super::Transport;
             $(#[tokio::test]
             async fn $name() {
-                super::$name(Transport::Stdio).await
-            })*
-        }
-        mod http {
-            use super::Transport;
-            $(#[tokio::test]
-            async fn $name() {
-                super::$name(Transport::Http).await
+                super::$name(Transport::$transport).await
             })*
         }
     };
@@ -408,12 +411,7 @@ async fn tool_calls_wait_for_a_late_first_answer_and_time_out_without_one(transp
     let late = ScriptedClient::new(true, true);
     late.delay_roots_answer(Duration::from_millis(300));
     late.set_roots([(notes.as_str(), None)]);
-    let s = transport
-        .launch(&[])
-        .await
-        .connect(late.clone())
-        .await
-        .unwrap();
+    let s = connected(transport, late.clone()).await;
     let listed = call(&s.client, "notes_list", json!({})).await;
     assert_eq!(listed.is_error, Some(false), "{listed:?}");
     assert_eq!(late.roots_requests(), 1);
@@ -425,12 +423,7 @@ async fn a_delayed_first_answer_is_overtaken_by_a_newer_one(transport: Transport
     script.delay_roots_answer(Duration::from_millis(800));
     let (notes, work) = (uri(dir.path(), "Notes"), uri(dir.path(), "Work"));
     script.set_roots([(notes.as_str(), None)]);
-    let s = transport
-        .launch(&[])
-        .await
-        .connect(script.clone())
-        .await
-        .unwrap();
+    let s = connected(transport, script.clone()).await;
     // The first roots/list has arrived (it will answer Notes, late); the
     // user now shares Work instead and says so while that answer is out.
     let deadline = Instant::now() + Duration::from_secs(5);
@@ -465,12 +458,8 @@ async fn notes_stay_open_only_where_roots_live_in_the_session(transport: Transpo
     let script = ScriptedClient::new(true, true).speaking(ProtocolVersion::V_2026_07_28);
     let notes = uri(dir.path(), "Notes");
     script.set_roots([(notes.as_str(), None)]);
-    let s = transport
-        .launch(&[])
-        .await
-        .connect_modern(script)
-        .await
-        .unwrap();
+    let s = transport.launch(&[]).await;
+    let s = s.connect_modern(script).await.unwrap();
     let refused = call(&s.client, "notes_open", json!({ "title": "Meeting notes" })).await;
     assert_eq!(reason(&refused), Some("not_on_this_revision"));
     // Nothing can be held there, so a handle is unknown, as on any revision.

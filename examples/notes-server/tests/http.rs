@@ -14,6 +14,7 @@
 
 mod common;
 
+use std::future::Future;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
@@ -32,6 +33,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
 use serde_json::{Value, json};
+use tempfile::TempDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::{Barrier, Notify};
 
@@ -80,13 +82,30 @@ async fn eventually(within: Duration, mut holds: impl FnMut() -> bool) -> bool {
     }
 }
 
-/// Writes `files` (path below `dir`, text).
-fn write_tree(dir: &Path, files: &[(String, String)]) {
+/// Runs `test`, failing it if it takes longer than [`BOUND`].
+async fn bounded<T>(test: impl Future<Output = T>) -> T {
+    tokio::time::timeout(BOUND, test)
+        .await
+        .expect("the test ran too long")
+}
+
+/// Asserts that process `pid` lets go of every descriptor under `dir`
+/// (within [`FREED_WITHIN`]).
+async fn assert_freed(pid: u32, dir: &Path) {
+    let freed = eventually(FREED_WITHIN, || open_under(pid, dir) == 0).await;
+    let left = open_under(pid, dir);
+    assert!(freed, "{left} descriptors left under {}", dir.display());
+}
+
+/// A temporary tree of `files` (path below it, text).
+fn notes<P: AsRef<Path>, T: AsRef<str>>(files: impl IntoIterator<Item = (P, T)>) -> TempDir {
+    let dir = tempfile::tempdir().unwrap();
     for (rel, text) in files {
-        let path = dir.join(rel);
+        let path = dir.path().join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
+        std::fs::write(path, text.as_ref()).unwrap();
     }
+    dir
 }
 
 /// A client of `launch` that declares roots and forms and shares `roots`
@@ -252,9 +271,7 @@ async fn one_of_fifty(launch: Launch, dir: Arc<Path>, i: usize, barrier: Arc<Bar
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fifty_concurrent_sessions_never_see_each_others_notes() {
-    tokio::time::timeout(BOUND, async {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir: Arc<Path> = Arc::from(tmp.path());
+    bounded(async {
         let files: Vec<(String, String)> = (0..SESSIONS)
             .flat_map(|i| {
                 [
@@ -269,7 +286,8 @@ async fn fifty_concurrent_sessions_never_see_each_others_notes() {
                 ]
             })
             .collect();
-        write_tree(&dir, &files);
+        let tmp = notes(files);
+        let dir: Arc<Path> = Arc::from(tmp.path());
         let http = server(&[]).await;
         let pid = http.pid();
         let baseline = rss_kb(pid);
@@ -322,14 +340,9 @@ async fn fifty_concurrent_sessions_never_see_each_others_notes() {
             "{open} descriptors with {SESSIONS} sessions open"
         );
         // Every session deleted: every root and held note closed.
-        assert!(
-            eventually(FREED_WITHIN, || open_under(pid, &dir) == 0).await,
-            "{} descriptors left under the tree",
-            open_under(pid, &dir)
-        );
+        assert_freed(pid, &dir).await;
     })
-    .await
-    .expect("bounded");
+    .await;
 }
 
 // ---------------------------------------------------------------------
@@ -337,14 +350,12 @@ async fn fifty_concurrent_sessions_never_see_each_others_notes() {
 
 #[tokio::test]
 async fn a_roots_change_revokes_only_that_sessions_handles() {
-    tokio::time::timeout(BOUND, async {
-        let tmp = tempfile::tempdir().unwrap();
+    bounded(async {
+        let tmp = notes(
+            ["a", "a2", "b", "c"]
+                .map(|f| (format!("{f}/note.md"), format!("# Note {f}\nof {f}\n"))),
+        );
         let dir = tmp.path();
-        let files: Vec<(String, String)> = ["a", "a2", "b", "c"]
-            .iter()
-            .map(|f| (format!("{f}/note.md"), format!("# Note {f}\nof {f}\n")))
-            .collect();
-        write_tree(dir, &files);
         let http = server(&[]).await;
         let launch = Launch::Http(http.clone());
         let mut sessions = Vec::new();
@@ -387,25 +398,21 @@ async fn a_roots_change_revokes_only_that_sessions_handles() {
                 "{folder} still open"
             );
         }
-        assert!(
-            eventually(FREED_WITHIN, || open_under(http.pid(), &dir.join("a")) == 0).await,
-            "a's root and held note are closed"
-        );
+        // a's root and held note are closed.
+        assert_freed(http.pid(), &dir.join("a")).await;
         for (_, _, s) in sessions {
             assert!(s.close().await);
         }
-        assert!(eventually(FREED_WITHIN, || open_under(http.pid(), dir) == 0).await);
+        assert_freed(http.pid(), dir).await;
     })
-    .await
-    .expect("bounded");
+    .await;
 }
 
 #[tokio::test]
 async fn an_idle_session_ends_and_frees_what_it_held() {
-    tokio::time::timeout(BOUND, async {
-        let tmp = tempfile::tempdir().unwrap();
+    bounded(async {
+        let tmp = notes([("Notes/a.md", "# A\n")]);
         let dir = tmp.path();
-        write_tree(dir, &[("Notes/a.md".into(), "# A\n".into())]);
         let http = server(&["--session-idle", "0.5"]).await;
         let launch = Launch::Http(http.clone());
         let (_, s) = session(&launch, dir, &["Notes"]).await;
@@ -414,18 +421,13 @@ async fn an_idle_session_ends_and_frees_what_it_held() {
         assert!(open_under(http.pid(), dir) >= 2);
         // Nothing is sent: the session ends by itself, and with it the root
         // and the held note.
-        assert!(
-            eventually(FREED_WITHIN, || open_under(http.pid(), dir) == 0).await,
-            "{} descriptors left",
-            open_under(http.pid(), dir)
-        );
+        assert_freed(http.pid(), dir).await;
         // The session is gone: the client's next call fails (the client does
         // not silently start a new session).
         let after = client::call(&s.client, "notes_list", json!({})).await;
         assert!(after.is_err(), "{after:?}");
     })
-    .await
-    .expect("bounded");
+    .await;
 }
 
 /// A client that declares roots and forms, answers `roots/list` with one
@@ -467,14 +469,12 @@ impl ClientHandler for Undecided {
 
 #[tokio::test]
 async fn a_deleted_session_drops_its_pending_question_and_closes_everything() {
-    tokio::time::timeout(BOUND, async {
-        let tmp = tempfile::tempdir().unwrap();
+    bounded(async {
+        let tmp = notes(
+            ["2023", "2024", "2025"]
+                .map(|y| (format!("Notes/{y}/tps.md"), format!("# TPS report\n{y}\n"))),
+        );
         let dir = tmp.path();
-        let files: Vec<(String, String)> = ["2023", "2024", "2025"]
-            .iter()
-            .map(|y| (format!("Notes/{y}/tps.md"), format!("# TPS report\n{y}\n")))
-            .collect();
-        write_tree(dir, &files);
         let http = server(&[]).await;
         let asked = Arc::new(Notify::new());
         let handler = Undecided {
@@ -505,11 +505,8 @@ async fn a_deleted_session_drops_its_pending_question_and_closes_everything() {
         let _ = c.cancel().await;
         let ended = pending.await.unwrap();
         assert!(ended.is_err(), "{ended:?}");
-        assert!(
-            eventually(FREED_WITHIN, || open_under(http.pid(), dir) == 0).await,
-            "{} descriptors left: the question still holds the session",
-            open_under(http.pid(), dir)
-        );
+        // Nothing left: the question no longer holds the session.
+        assert_freed(http.pid(), dir).await;
 
         for y in ["2023", "2024", "2025"] {
             assert!(
@@ -518,8 +515,7 @@ async fn a_deleted_session_drops_its_pending_question_and_closes_everything() {
             );
         }
     })
-    .await
-    .expect("bounded");
+    .await;
 }
 
 // ---------------------------------------------------------------------
@@ -614,7 +610,7 @@ async fn open_session(addr: SocketAddr) -> String {
 
 #[tokio::test]
 async fn forged_unknown_and_deleted_session_ids_are_refused() {
-    tokio::time::timeout(BOUND, async {
+    bounded(async {
         let http = server(&[]).await;
         let addr = http.addr();
         let id = open_session(addr).await;
@@ -650,50 +646,43 @@ async fn forged_unknown_and_deleted_session_ids_are_refused() {
         // The other session is untouched.
         assert_eq!(listed(&other).await, 200);
     })
-    .await
-    .expect("bounded");
+    .await;
 }
 
 #[tokio::test]
 async fn a_foreign_host_or_origin_is_forbidden() {
-    tokio::time::timeout(BOUND, async {
+    bounded(async {
         let http = server(&[]).await;
         let addr = http.addr();
         let port = addr.port();
         let own = format!("127.0.0.1:{port}");
         let localhost = format!("localhost:{port}");
         let other_port = format!("127.0.0.1:{}", port.wrapping_add(1).max(1));
-        // DNS rebinding: the browser sends the attacker's name as Host.
-        for host in [
-            "evil.example",
-            &format!("evil.example:{port}"),
-            other_port.as_str(),
-            "0.0.0.0",
-        ] {
-            let reply = raw(addr, "POST", &[("Host", host)], INITIALIZE).await;
-            assert_eq!(reply.status, 403, "Host {host}");
-        }
-        for host in [own.as_str(), localhost.as_str()] {
-            let reply = raw(addr, "POST", &[("Host", host)], INITIALIZE).await;
-            assert_eq!(reply.status, 200, "Host {host}");
-        }
-        // A page elsewhere: its Origin.
-        for origin in [
-            "http://evil.example",
-            "https://evil.example:443",
-            "null",
-            "http://127.0.0.1.evil.example",
-        ] {
-            let reply = raw(addr, "POST", &[("Origin", origin)], INITIALIZE).await;
-            assert_eq!(reply.status, 403, "Origin {origin}");
-        }
-        for origin in [
-            "http://localhost:5173",
-            "http://127.0.0.1",
-            "http://[::1]:8080",
-        ] {
-            let reply = raw(addr, "POST", &[("Origin", origin)], INITIALIZE).await;
-            assert_eq!(reply.status, 200, "Origin {origin}");
+        let forbidden = 403;
+        let cases = [
+            // DNS rebinding: the browser sends the attacker's name as Host.
+            ("Host", "evil.example".to_owned(), forbidden),
+            ("Host", format!("evil.example:{port}"), forbidden),
+            ("Host", other_port, forbidden),
+            ("Host", "0.0.0.0".to_owned(), forbidden),
+            ("Host", own, 200),
+            ("Host", localhost, 200),
+            // A page elsewhere: its Origin.
+            ("Origin", "http://evil.example".to_owned(), forbidden),
+            ("Origin", "https://evil.example:443".to_owned(), forbidden),
+            ("Origin", "null".to_owned(), forbidden),
+            (
+                "Origin",
+                "http://127.0.0.1.evil.example".to_owned(),
+                forbidden,
+            ),
+            ("Origin", "http://localhost:5173".to_owned(), 200),
+            ("Origin", "http://127.0.0.1".to_owned(), 200),
+            ("Origin", "http://[::1]:8080".to_owned(), 200),
+        ];
+        for (header, value, status) in cases {
+            let reply = raw(addr, "POST", &[(header, &value)], INITIALIZE).await;
+            assert_eq!(reply.status, status, "{header}: {value}");
         }
         // The checks come before the session: a valid id does not help.
         let id = open_session(addr).await;
@@ -706,8 +695,7 @@ async fn a_foreign_host_or_origin_is_forbidden() {
         .await;
         assert_eq!(reply.status, 403);
     })
-    .await
-    .expect("bounded");
+    .await;
 }
 
 // ---------------------------------------------------------------------
@@ -715,16 +703,9 @@ async fn a_foreign_host_or_origin_is_forbidden() {
 
 #[tokio::test]
 async fn a_2026_request_never_sees_the_roots_of_an_earlier_one() {
-    tokio::time::timeout(BOUND, async {
-        let tmp = tempfile::tempdir().unwrap();
+    bounded(async {
+        let tmp = notes([("A/a.md", "# A\nof A\n"), ("B/b.md", "# B\nof B\n")]);
         let dir = tmp.path();
-        write_tree(
-            dir,
-            &[
-                ("A/a.md".into(), "# A\nof A\n".into()),
-                ("B/b.md".into(), "# B\nof B\n".into()),
-            ],
-        );
         let http = server(&[]).await;
         let launch = Launch::Http(http.clone());
         let script = ScriptedClient::new(true, true).speaking(ProtocolVersion::V_2026_07_28);
@@ -746,16 +727,15 @@ async fn a_2026_request_never_sees_the_roots_of_an_earlier_one() {
         // Nothing stays open between requests.
         let open = call(c, "notes_open", json!({ "title": "B" })).await;
         assert_eq!(reason(&open), Some("not_on_this_revision"));
-        assert!(eventually(FREED_WITHIN, || open_under(http.pid(), dir) == 0).await);
+        assert_freed(http.pid(), dir).await;
         assert!(s.close().await);
     })
-    .await
-    .expect("bounded");
+    .await;
 }
 
 #[tokio::test]
 async fn a_template_set_up_on_2026_serves_later_requests_not_sessions() {
-    tokio::time::timeout(BOUND, async {
+    bounded(async {
         let dir = common::tree();
         let http = server(&[]).await;
         let launch = Launch::Http(http.clone());
@@ -769,24 +749,24 @@ async fn a_template_set_up_on_2026_serves_later_requests_not_sessions() {
         script.browsed().await;
         common::configured(&result);
         // Every request has a server of its own; the template is the
-        // process's for such requests, so a later one uses it.
-        let new = json!({ "path": at(dir.path(), "Notes/ideas.md"), "content": "# Ideas\n" });
-        let written = call(&s.client, "notes_write", new).await;
-        assert_eq!(written.structured_content.unwrap()["template"], true);
-        assert_eq!(
-            std::fs::read_to_string(dir.path().join("Notes/ideas.md")).unwrap(),
-            "---\nnote: ideas\n---\n# Ideas\n"
-        );
-        // A session keeps its own preferences: none were set there.
+        // process's for such requests, so a later one uses it. A session
+        // keeps its own preferences: none were set there.
         let (_, legacy) = session(&launch, dir.path(), &["Notes"]).await;
-        let plain = json!({ "path": at(dir.path(), "Notes/plain.md"), "content": "# Plain\n" });
-        let written = call(&legacy.client, "notes_write", plain).await;
-        assert_eq!(written.structured_content.unwrap()["template"], false);
-        assert_eq!(
-            std::fs::read_to_string(dir.path().join("Notes/plain.md")).unwrap(),
-            "# Plain\n"
-        );
+        for (c, name, templated, text) in [
+            (&s.client, "ideas", true, "---\nnote: ideas\n---\n# Ideas\n"),
+            (&legacy.client, "plain", false, "# Plain\n"),
+        ] {
+            let path = at(dir.path(), &format!("Notes/{name}.md"));
+            let content = text.rsplit("---\n").next().unwrap();
+            let written = call(
+                c,
+                "notes_write",
+                json!({ "path": path, "content": content }),
+            )
+            .await;
+            assert_eq!(written.structured_content.unwrap()["template"], templated);
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        }
     })
-    .await
-    .expect("bounded");
+    .await;
 }

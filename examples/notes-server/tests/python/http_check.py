@@ -52,14 +52,10 @@ LISTEN_BOUND = 20.0
 SECRET = "the text outside"
 LISTENING = "notes-server: listening on "
 
-failures = 0
-
-
-def report(ok: bool, mode: str, what: str, detail: str = "") -> None:
-    global failures
-    if not ok:
-        failures += 1
-    print(f"{'ok  ' if ok else 'FAIL'} {mode:<7} {what}{': ' + detail if detail else ''}", flush=True)
+# minimal-server's check prints the lines and counts the failures.
+sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "minimal-server" / "tests" / "python"))
+import check as shared  # noqa: E402
+from check import reason_of, report, text_of  # noqa: E402
 
 
 def tree(base: Path) -> None:
@@ -78,14 +74,6 @@ def tree(base: Path) -> None:
 
 def uri(base: Path, rel: str) -> str:
     return f"file://{base}/{rel}"
-
-
-def text_of(result: types.CallToolResult) -> str:
-    return "\n".join(block.text for block in result.content if isinstance(block, types.TextContent))
-
-
-def reason_of(result: types.CallToolResult) -> str:
-    return str((result.structured_content or {}).get("reason"))
 
 
 def listed(result: types.CallToolResult) -> list[str]:
@@ -254,6 +242,7 @@ async def main() -> int:
                 server.kill()
                 status = None
         report(status == 0, "server", f"one process served every session; SIGTERM -> exit status {status}")
+    failures = shared.failures
     print(f"{'FAILED' if failures else 'passed'}: {failures} failure(s)", flush=True)
     return 1 if failures else 0
 
