@@ -1,13 +1,17 @@
 //! One session's client and the server it talks to: a server in this
-//! process over an in-memory pipe, or a server binary started as a child
+//! process over an in-memory pipe, a server binary started as a child
 //! process and spoken to over its stdin and stdout (the transport a desktop
-//! client uses). Scripts take a [`Connection`] and run the same way on both.
+//! client uses), or a server already listening on Streamable HTTP (one
+//! session of the many it may serve). Scripts take a [`Connection`] and run
+//! the same way on all three.
 
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
 use rmcp::service::{ClientServiceExt, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientLifecycleMode, RoleServer, ServerHandler};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::task::JoinHandle;
@@ -25,6 +29,17 @@ pub struct Connection<S: ServerHandler> {
     /// The client's side: call tools and send notifications through it.
     pub client: Client,
     server: Serving<S>,
+    kept: Kept,
+}
+
+/// What a connection keeps alive (see [`Connection::keeping`]).
+#[derive(Default)]
+struct Kept(Vec<Box<dyn std::any::Any + Send + Sync>>);
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Kept({})", self.0.len())
+    }
 }
 
 #[derive(Debug)]
@@ -34,6 +49,8 @@ enum Serving<S: ServerHandler> {
     /// other than `server/discover`.
     Starting(JoinHandle<Result<RunningService<RoleServer, S>, BoxError>>),
     Child(Child),
+    /// A server elsewhere, over Streamable HTTP: only the client is here.
+    Http,
 }
 
 impl<S: ServerHandler> Connection<S> {
@@ -48,6 +65,7 @@ impl<S: ServerHandler> Connection<S> {
         Ok(Self {
             client,
             server: Serving::InProcess(server),
+            kept: Kept::default(),
         })
     }
 
@@ -63,6 +81,7 @@ impl<S: ServerHandler> Connection<S> {
         Ok(Self {
             client,
             server: Serving::Starting(pending),
+            kept: Kept::default(),
         })
     }
 
@@ -84,15 +103,56 @@ impl<S: ServerHandler> Connection<S> {
         Ok(Self {
             client,
             server: Serving::Child(child),
+            kept: Kept::default(),
         })
     }
 
+    /// A session with the server listening at `url` (e.g.
+    /// `http://127.0.0.1:PORT/mcp`), over Streamable HTTP with rmcp's
+    /// client (reqwest, plain `http://` only), on `lifecycle`.
+    /// `Initialize` opens an `Mcp-Session-Id` session (2024-11-05 to
+    /// 2025-11-25); [`modern_lifecycle`](crate::modern_lifecycle) speaks
+    /// 2026-07-28, where every request stands alone. The client never
+    /// opens a new session by itself: a session the server ended (deleted,
+    /// idle) makes the next call fail instead of silently starting over
+    /// with other roots.
+    ///
+    /// # Errors
+    ///
+    /// The server cannot be reached, or the session fails to initialise.
+    pub async fn http(
+        url: &str,
+        script: ScriptedClient,
+        lifecycle: ClientLifecycleMode,
+    ) -> Result<Self, BoxError> {
+        let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+        config.reinit_on_expired_session = false;
+        let transport = StreamableHttpClientTransport::from_config(config);
+        let client = script.serve_with_lifecycle(transport, lifecycle).await?;
+        Ok(Self {
+            client,
+            server: Serving::Http,
+            kept: Kept::default(),
+        })
+    }
+
+    /// The same connection, keeping `guard` alive as long as it lives (e.g.
+    /// the handle of the HTTP server process it talks to).
+    pub fn keeping(mut self, guard: impl Send + Sync + 'static) -> Self {
+        self.kept.0.push(Box::new(guard));
+        self
+    }
+
     /// Ends the session: the client closes its side, then the server stops
-    /// (a child sees the end of its stdin and exits). Whether the server
-    /// ended cleanly (a child: exit status 0 within five seconds).
+    /// (a child sees the end of its stdin and exits; over HTTP the client
+    /// deletes its session). Whether the server ended cleanly (a child:
+    /// exit status 0 within five seconds; over HTTP: the client's side
+    /// closed without error).
     pub async fn close(self) -> bool {
-        let _ = self.client.cancel().await;
+        let closed = self.client.cancel().await.is_ok();
+        let _kept = self.kept;
         match self.server {
+            Serving::Http => closed,
             Serving::InProcess(server) => server.cancel().await.is_ok(),
             Serving::Starting(pending) => match pending.await {
                 Ok(Ok(server)) => server.cancel().await.is_ok(),

@@ -11,8 +11,9 @@
 //! `call_tool` answers the input requests through the same handlers.
 //!
 //! A server under test runs in this process ([`connect`],
-//! [`Connection::in_process`]) or as a binary spoken to over stdio
-//! ([`Connection::spawn`]).
+//! [`Connection::in_process`]), as a binary spoken to over stdio
+//! ([`Connection::spawn`]), or listens on Streamable HTTP
+//! ([`Connection::http`]).
 //!
 //! Not published: no publishable crate depends on it, not even for tests.
 

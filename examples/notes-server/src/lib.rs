@@ -73,15 +73,18 @@
 //! }
 //! ```
 //!
-//! The binary `notes-server` serves one session over stdio; `demo` (also
-//! `notes-server demo`) plays the scripted scenes of [`demo`] with the
-//! scripted client of [`mcp_script`], against a server in process or this
-//! binary ([`Launch`]).
+//! The binary `notes-server` serves one session over stdio, or many over
+//! Streamable HTTP on loopback ([`http`]: a server of its own per session
+//! and per stateless request); `demo` (also `notes-server demo`) plays the
+//! scripted scenes of [`demo`] with the scripted client of [`mcp_script`],
+//! against a server in process, this binary over stdio, or one `--http`
+//! process of it ([`Launch`]).
 
 mod change;
 pub mod demo;
 pub mod failure;
 pub mod held;
+pub mod http;
 mod launch;
 pub mod notes;
 pub mod page;
@@ -92,7 +95,7 @@ mod setup;
 mod tools;
 
 pub use held::MAX_HELD;
-pub use launch::{Connection, Launch};
+pub use launch::{Connection, HttpServer, Launch};
 pub use server::{INSTRUCTIONS, NotesServer};
 pub use setup::{SETUP_MESSAGE, SETUP_WAIT};
 pub use tools::{HandleArgs, OpenArgs, ReadArgs, TitleArgs, WriteArgs};

@@ -10,7 +10,8 @@ use std::sync::{Arc, Mutex};
 pub const MAX_TEMPLATE: usize = 16 * 1024;
 
 /// Preferences for new notes. Held in memory for the server's lifetime
-/// (one session over stdio); clones share them.
+/// (one session over stdio; over HTTP a session's, and for 2026-07-28
+/// requests the process's); clones share them.
 #[derive(Clone, Debug, Default)]
 pub struct Preferences {
     inner: Arc<Mutex<Settings>>,

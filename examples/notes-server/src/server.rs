@@ -11,7 +11,7 @@ use std::fmt;
 use std::time::Duration;
 
 use mcp_roots::RootsBuilder;
-use mcp_roots_rmcp::SessionRoots;
+use mcp_roots_rmcp::{Revision, SessionRoots, ToolCall};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 use rmcp::service::NotificationContext;
@@ -31,8 +31,12 @@ pub struct NotesServer {
     pub(crate) roots: SessionRoots,
     /// Notes held open by `notes_open`.
     pub(crate) held: Held,
-    /// What `notes_setup` sets (the template for new notes).
+    /// What `notes_setup` sets (the template for new notes) in a session.
     pub(crate) prefs: Preferences,
+    /// The same for requests without a session (2026-07-28): the server's,
+    /// not one request's. The session's own unless set apart
+    /// ([`with_request_preferences`](Self::with_request_preferences)).
+    pub(crate) request_prefs: Preferences,
     /// How long a setup page lives.
     pub(crate) setup_wait: Duration,
     // rmcp's router, built once (`#[tool_handler(router = …)]` reads it).
@@ -49,10 +53,12 @@ impl NotesServer {
     /// A server on a session built by the caller (e.g. with shorter
     /// timeouts in tests).
     pub fn with_session(roots: SessionRoots) -> Self {
+        let prefs = Preferences::default();
         Self {
             roots,
             held: Held::default(),
-            prefs: Preferences::default(),
+            request_prefs: prefs.clone(),
+            prefs,
             setup_wait: SETUP_WAIT,
             tool_router: Self::tool_router() + Self::setup_router(),
         }
@@ -65,9 +71,28 @@ impl NotesServer {
         self
     }
 
-    /// The preferences `notes_setup` sets.
+    /// Sets the preferences of 2026-07-28 calls, which have no session to
+    /// keep them in: over HTTP, where each such request gets a server of
+    /// its own, the server process's (shared by its stateless requests),
+    /// so that a template set up in one request serves the next. Calls in
+    /// a session keep the session's own.
+    pub fn with_request_preferences(mut self, prefs: Preferences) -> Self {
+        self.request_prefs = prefs;
+        self
+    }
+
+    /// The preferences `notes_setup` sets in a session.
     pub fn preferences(&self) -> &Preferences {
         &self.prefs
+    }
+
+    /// The preferences `call` reads and sets: the session's, or on
+    /// 2026-07-28 the requests'.
+    pub(crate) fn preferences_of(&self, call: &ToolCall) -> &Preferences {
+        match call.revision() {
+            Revision::Rounds => &self.request_prefs,
+            _ => &self.prefs,
+        }
     }
 
     /// The session's roots (for the demo and tests: they hold tracked files

@@ -58,7 +58,7 @@ impl NotesServer {
         )
     )]
     async fn notes_setup(&self, call: ToolCall) -> CallToolResponse {
-        let (prefs, wait) = (self.prefs.clone(), self.setup_wait);
+        let (prefs, wait) = (self.preferences_of(&call).clone(), self.setup_wait);
         let body = |mut ask: Ask| async move {
             let start = |_: &str| start_flow(prefs, wait);
             let visited = match ask.url(SETUP_MESSAGE, start).await? {

@@ -205,7 +205,7 @@ impl NotesServer {
         Parameters(args): Parameters<WriteArgs>,
     ) -> CallToolResponse {
         let WriteArgs { path, content } = args;
-        let settings = self.prefs.get();
+        let settings = self.preferences_of(&call).get();
         let work = move |snap: &Snapshot<'_>| {
             let templated = settings.template.is_some();
             let written = notes::write(snap, &path, &content, &settings)?;

@@ -1,14 +1,18 @@
 //! The notes server end to end over a real transport: every session here is
-//! the built `notes-server` binary, a child process spoken to over stdio by
-//! the scripted rmcp client. The demo's scenes (both transports), argument
-//! errors, policies, held notes, sessions and timing.
+//! the built `notes-server` binary, spoken to by the scripted rmcp client
+//! either as a child process over stdio or, in the `http::` variants, as a
+//! session of one `notes-server --http` process. The demo's scenes (in
+//! process, stdio, HTTP), argument errors, policies, held notes, sessions
+//! and timing.
 
 mod common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::{Client, at, binary, call, forms, listed, outcome, reason, spawn, tree, uri};
+use common::{
+    Client, Transport, at, binary, call, forms, listed, outcome, reason, spawn, tree, uri,
+};
 use mcp_script::{self as client, Event, ScriptedClient, accept, cancel, decline};
 use notes_server::{Connection, Launch, MAX_HELD, demo};
 use rmcp::model::{CallToolResult, ProtocolVersion};
@@ -16,8 +20,19 @@ use serde_json::json;
 
 /// A session with the default policy whose client declares roots (the
 /// given subfolders) and, if `forms`, elicitation.
-async fn session(dir: &Path, roots: &[&str], forms: bool) -> (ScriptedClient, Connection) {
-    spawn(&[], dir, roots, true, forms).await
+async fn session(
+    transport: Transport,
+    dir: &Path,
+    roots: &[&str],
+    forms: bool,
+) -> (ScriptedClient, Connection) {
+    spawn(&transport.launch(&[]).await, dir, roots, true, forms).await
+}
+
+/// A session of a server with the default policy whose client is `script`.
+async fn connected(transport: Transport, script: ScriptedClient) -> Connection {
+    let launch = transport.launch(&[]).await;
+    launch.connect(script).await.unwrap()
 }
 
 async fn read_at(client: &Client, dir: &Path, rel: &str) -> CallToolResult {
@@ -39,9 +54,49 @@ async fn the_demo_passes_over_stdio() {
 }
 
 #[tokio::test]
-async fn happy_path_lists_reads_and_deletes_one_match() {
+async fn the_demo_passes_over_http() {
+    assert!(demo::run_with(Transport::Http.launch(&[]).await).await);
+}
+
+/// Each test below runs twice: `stdio::NAME` (a child process per
+/// session) and `http::NAME` (one `--http` process per test, its sessions
+/// inside it).
+macro_rules! over_stdio_and_http {
+    ($($name:ident),* $(,)?) => {
+        over_stdio_and_http!(@module stdio Stdio $($name),*);
+        over_stdio_and_http!(@module http Http $($name),*);
+    };
+    (@module $module:ident $transport:ident $($name:ident),*) => {
+        mod $module {
+            use super::Transport;
+            $(#[tokio::test]
+            async fn $name() {
+                super::$name(Transport::$transport).await
+            })*
+        }
+    };
+}
+
+over_stdio_and_http!(
+    happy_path_lists_reads_and_deletes_one_match,
+    three_matches_one_form_deletes_exactly_the_chosen_one,
+    three_matches_archive_asks_which_then_confirms_exactly_that_one,
+    writes_create_then_replace_and_stay_inside,
+    a_removed_root_revokes_held_notes_and_refuses_paths,
+    a_held_note_follows_its_file_and_the_table_is_bounded,
+    without_elicitation_nothing_is_asked_and_nothing_changes,
+    decline_and_cancel_change_nothing_then_archive_under_a_free_name,
+    malformed_arguments_are_tool_errors,
+    a_client_without_roots_gets_the_policy,
+    two_sessions_with_disjoint_roots_stay_apart,
+    tool_calls_wait_for_a_late_first_answer_and_time_out_without_one,
+    a_delayed_first_answer_is_overtaken_by_a_newer_one,
+    notes_stay_open_only_where_roots_live_in_the_session,
+);
+
+async fn happy_path_lists_reads_and_deletes_one_match(transport: Transport) {
     let dir = tree();
-    let (script, s) = session(dir.path(), &["Notes", "Work"], true).await;
+    let (script, s) = session(transport, dir.path(), &["Notes", "Work"], true).await;
     let c = &s.client;
     let notes = listed(&call(c, "notes_list", json!({})).await);
     assert_eq!(notes.len(), 5, "{notes:?}"); // the symlink is not a note
@@ -64,10 +119,9 @@ async fn happy_path_lists_reads_and_deletes_one_match() {
     assert!(s.close().await);
 }
 
-#[tokio::test]
-async fn three_matches_one_form_deletes_exactly_the_chosen_one() {
+async fn three_matches_one_form_deletes_exactly_the_chosen_one(transport: Transport) {
     let dir = tree();
-    let (script, s) = session(dir.path(), &["Notes"], true).await;
+    let (script, s) = session(transport, dir.path(), &["Notes"], true).await;
     script.pick("choice", "2024");
     let result = call(&s.client, "notes_delete", json!({ "title": "tps REPORT" })).await;
     assert_eq!(outcome(&result), Some("deleted"), "{result:?}");
@@ -83,10 +137,9 @@ async fn three_matches_one_form_deletes_exactly_the_chosen_one() {
     assert!(exists(dir.path(), "Notes/2023/tps.md") && exists(dir.path(), "Notes/2025/tps.md"));
 }
 
-#[tokio::test]
-async fn three_matches_archive_asks_which_then_confirms_exactly_that_one() {
+async fn three_matches_archive_asks_which_then_confirms_exactly_that_one(transport: Transport) {
     let dir = tree();
-    let (script, s) = session(dir.path(), &["Notes"], true).await;
+    let (script, s) = session(transport, dir.path(), &["Notes"], true).await;
     script.pick("choice", "2024");
     script.answer(accept(json!({ "confirm": true })));
     let result = call(&s.client, "notes_archive", json!({ "title": "TPS report" })).await;
@@ -110,10 +163,9 @@ async fn three_matches_archive_asks_which_then_confirms_exactly_that_one() {
     assert_eq!(left, [true, false, true]);
 }
 
-#[tokio::test]
-async fn writes_create_then_replace_and_stay_inside() {
+async fn writes_create_then_replace_and_stay_inside(transport: Transport) {
     let dir = tree();
-    let (_, s) = session(dir.path(), &["Notes"], true).await;
+    let (_, s) = session(transport, dir.path(), &["Notes"], true).await;
     let c = &s.client;
     let new = at(dir.path(), "Notes/ideas.md");
     let created = call(
@@ -162,10 +214,9 @@ async fn writes_create_then_replace_and_stay_inside() {
     assert!(!exists(dir.path(), "Notes/a.txt"));
 }
 
-#[tokio::test]
-async fn a_removed_root_revokes_held_notes_and_refuses_paths() {
+async fn a_removed_root_revokes_held_notes_and_refuses_paths(transport: Transport) {
     let dir = tree();
-    let (script, s) = session(dir.path(), &["Notes", "Work"], true).await;
+    let (script, s) = session(transport, dir.path(), &["Notes", "Work"], true).await;
     let c = &s.client;
     let plan = call(
         c,
@@ -193,10 +244,9 @@ async fn a_removed_root_revokes_held_notes_and_refuses_paths() {
     assert_eq!(client::text_of(&read), "no heading\n");
 }
 
-#[tokio::test]
-async fn a_held_note_follows_its_file_and_the_table_is_bounded() {
+async fn a_held_note_follows_its_file_and_the_table_is_bounded(transport: Transport) {
     let dir = tree();
-    let (_, s) = session(dir.path(), &["Notes"], true).await;
+    let (_, s) = session(transport, dir.path(), &["Notes"], true).await;
     let c = &s.client;
     let opened = call(c, "notes_open", json!({ "title": "Meeting notes" })).await;
     let handle = opened.structured_content.unwrap()["handle"]
@@ -223,10 +273,9 @@ async fn a_held_note_follows_its_file_and_the_table_is_bounded() {
     assert_eq!(reason(&full), Some("too_many_open"));
 }
 
-#[tokio::test]
-async fn without_elicitation_nothing_is_asked_and_nothing_changes() {
+async fn without_elicitation_nothing_is_asked_and_nothing_changes(transport: Transport) {
     let dir = tree();
-    let (script, s) = session(dir.path(), &["Notes"], false).await;
+    let (script, s) = session(transport, dir.path(), &["Notes"], false).await;
     for (tool, title) in [
         ("notes_archive", "Meeting notes"),
         ("notes_delete", "TPS report"), // three matches: needs a pick
@@ -240,12 +289,11 @@ async fn without_elicitation_nothing_is_asked_and_nothing_changes() {
     assert!(exists(dir.path(), "Notes/2023/tps.md"));
 }
 
-#[tokio::test]
-async fn decline_and_cancel_change_nothing_then_archive_under_a_free_name() {
+async fn decline_and_cancel_change_nothing_then_archive_under_a_free_name(transport: Transport) {
     let dir = tree();
     std::fs::create_dir(dir.path().join("Notes/archive")).unwrap();
     std::fs::write(dir.path().join("Notes/archive/meeting.md"), "older").unwrap();
-    let (script, s) = session(dir.path(), &["Notes"], true).await;
+    let (script, s) = session(transport, dir.path(), &["Notes"], true).await;
     let c = &s.client;
     let archive = json!({ "title": "Meeting notes" });
     for (answer, expected) in [
@@ -276,10 +324,9 @@ async fn decline_and_cancel_change_nothing_then_archive_under_a_free_name() {
     assert_eq!(reason(&again), Some("no_match"));
 }
 
-#[tokio::test]
-async fn malformed_arguments_are_tool_errors() {
+async fn malformed_arguments_are_tool_errors(transport: Transport) {
     let dir = tree();
-    let (_, s) = session(dir.path(), &["Notes"], true).await;
+    let (_, s) = session(transport, dir.path(), &["Notes"], true).await;
     let c = &s.client;
     let missing = call(
         c,
@@ -308,27 +355,29 @@ async fn malformed_arguments_are_tool_errors() {
     assert!(exists(dir.path(), "Notes/meeting.md"));
 }
 
-#[tokio::test]
-async fn a_client_without_roots_gets_the_policy() {
+async fn a_client_without_roots_gets_the_policy(transport: Transport) {
     let dir = tree();
-    let (script, s) = spawn(&[], dir.path(), &["Notes"], false, true).await;
+    let launch = transport.launch(&[]).await;
+    let (script, s) = spawn(&launch, dir.path(), &["Notes"], false, true).await;
     let none = call(&s.client, "notes_list", json!({})).await;
     assert_eq!(reason(&none), Some("no_roots"));
     assert_eq!(script.roots_requests(), 0);
     let work = at(dir.path(), "Work");
     let args = ["--ceiling", work.as_str(), "--ceiling-without-roots"];
-    let (_, s) = spawn(&args, dir.path(), &[], false, true).await;
+    let launch = transport.launch(&args).await;
+    let (_, s) = spawn(&launch, dir.path(), &[], false, true).await;
     let notes = listed(&call(&s.client, "notes_list", json!({})).await);
     assert_eq!(notes, [uri(dir.path(), "Work/plan.md")]);
     let outside = read_at(&s.client, dir.path(), "Notes/meeting.md").await;
     assert_eq!(reason(&outside), Some("outside_roots"));
 }
 
-#[tokio::test]
-async fn two_sessions_with_disjoint_roots_stay_apart() {
+async fn two_sessions_with_disjoint_roots_stay_apart(transport: Transport) {
     let dir = tree();
-    let (_, a) = session(dir.path(), &["Notes"], true).await;
-    let (_, b) = session(dir.path(), &["Work"], true).await;
+    // Over HTTP: two sessions of one process.
+    let launch = transport.launch(&[]).await;
+    let (_, a) = spawn(&launch, dir.path(), &["Notes"], true, true).await;
+    let (_, b) = spawn(&launch, dir.path(), &["Work"], true, true).await;
     let plan = json!({ "path": at(dir.path(), "Work/plan.md") });
     let refused = call(&a.client, "notes_read", plan.clone()).await;
     assert_eq!(reason(&refused), Some("outside_roots"));
@@ -342,14 +391,13 @@ async fn two_sessions_with_disjoint_roots_stay_apart() {
     assert!(a.close().await && b.close().await);
 }
 
-#[tokio::test]
-async fn tool_calls_wait_for_a_late_first_answer_and_time_out_without_one() {
+async fn tool_calls_wait_for_a_late_first_answer_and_time_out_without_one(transport: Transport) {
     let dir = tree();
     let script = ScriptedClient::new(true, true);
     script.delay_roots_answer(Duration::from_secs(3)); // longer than the wait
     let notes = uri(dir.path(), "Notes");
     script.set_roots([(notes.as_str(), None)]);
-    let quick = binary().with_args(["--roots-wait", "0.15"]);
+    let quick = transport.launch(&["--roots-wait", "0.15"]).await;
     let s = quick.connect(script).await.unwrap();
     let started = Instant::now();
     let result = call(&s.client, "notes_list", json!({})).await;
@@ -363,20 +411,19 @@ async fn tool_calls_wait_for_a_late_first_answer_and_time_out_without_one() {
     let late = ScriptedClient::new(true, true);
     late.delay_roots_answer(Duration::from_millis(300));
     late.set_roots([(notes.as_str(), None)]);
-    let s = binary().connect(late.clone()).await.unwrap();
+    let s = connected(transport, late.clone()).await;
     let listed = call(&s.client, "notes_list", json!({})).await;
     assert_eq!(listed.is_error, Some(false), "{listed:?}");
     assert_eq!(late.roots_requests(), 1);
 }
 
-#[tokio::test]
-async fn a_delayed_first_answer_is_overtaken_by_a_newer_one() {
+async fn a_delayed_first_answer_is_overtaken_by_a_newer_one(transport: Transport) {
     let dir = tree();
     let script = ScriptedClient::new(true, true);
     script.delay_roots_answer(Duration::from_millis(800));
     let (notes, work) = (uri(dir.path(), "Notes"), uri(dir.path(), "Work"));
     script.set_roots([(notes.as_str(), None)]);
-    let s = binary().connect(script.clone()).await.unwrap();
+    let s = connected(transport, script.clone()).await;
     // The first roots/list has arrived (it will answer Notes, late); the
     // user now shares Work instead and says so while that answer is out.
     let deadline = Instant::now() + Duration::from_secs(5);
@@ -406,13 +453,13 @@ async fn a_delayed_first_answer_is_overtaken_by_a_newer_one() {
     assert_eq!(later, [uri(dir.path(), "Work/plan.md")]);
 }
 
-#[tokio::test]
-async fn notes_stay_open_only_where_roots_live_in_the_session() {
+async fn notes_stay_open_only_where_roots_live_in_the_session(transport: Transport) {
     let dir = tree();
     let script = ScriptedClient::new(true, true).speaking(ProtocolVersion::V_2026_07_28);
     let notes = uri(dir.path(), "Notes");
     script.set_roots([(notes.as_str(), None)]);
-    let s = binary().connect_modern(script).await.unwrap();
+    let s = transport.launch(&[]).await;
+    let s = s.connect_modern(script).await.unwrap();
     let refused = call(&s.client, "notes_open", json!({ "title": "Meeting notes" })).await;
     assert_eq!(reason(&refused), Some("not_on_this_revision"));
     // Nothing can be held there, so a handle is unknown, as on any revision.
@@ -431,6 +478,15 @@ fn the_binary_refuses_bad_arguments() {
         &["--roots-wait", "soon"],
         &["--ceiling"],
         &["demo", "x"],
+        &["demo", "--stdio", "--http"],
+        // --http: loopback only, an address, an idle time above zero.
+        &["--http", "0.0.0.0:0"],
+        &["--http=[::]:0"],
+        &["--http", "192.0.2.1:8080"],
+        &["--http", "localhost"],
+        &["--http"],
+        &["--session-idle", "5"],
+        &["--http", "127.0.0.1:0", "--session-idle", "0"],
     ] {
         let status = std::process::Command::new(env!("CARGO_BIN_EXE_notes-server"))
             .args(args)

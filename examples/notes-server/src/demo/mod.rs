@@ -4,8 +4,9 @@
 //! with a scripted browser, clients that cannot take a URL, the 2026-07-28
 //! revision). Every scene checks itself with what a client sees and what is
 //! on disk, never with the server's insides, so the same scenes run against
-//! a server in this process ([`run`], the README's first command) and
-//! against the built binary over stdio ([`run_with`], the end-to-end tests).
+//! a server in this process ([`run`], the README's first command), against
+//! the built binary over stdio and against one `notes-server --http`
+//! process, every session inside it ([`run_with`], the end-to-end tests).
 //! The result is `true` only if all checks passed.
 
 mod frontier;
@@ -146,12 +147,13 @@ impl Demo {
     }
 
     /// A new session (2025-11-25 lifecycle) for `script`, on a server of
-    /// its own.
+    /// its own (over HTTP: in the same process).
     pub(crate) async fn connect(&self, script: ScriptedClient) -> Result<Connection, BoxError> {
         self.launch.connect(script).await
     }
 
-    /// A new 2026-07-28 session for `script`, on a server of its own.
+    /// A new 2026-07-28 session for `script`, on a server of its own (over
+    /// HTTP: a server per request, in the same process).
     pub(crate) async fn connect_modern(
         &self,
         script: ScriptedClient,

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 pub(crate) use mcp_script::Client;
 use mcp_script::browser::Step;
 use mcp_script::{self as client, Event, ScriptedClient, UrlAnswer};
-use notes_server::{Connection, Launch, NotesServer, SETUP_MESSAGE};
+use notes_server::{Connection, HttpServer, Launch, NotesServer, SETUP_MESSAGE};
 use rmcp::model::{CallToolResult, ElicitationAction};
 use serde_json::{Value, json};
 
@@ -36,16 +36,41 @@ pub(crate) fn tree() -> tempfile::TempDir {
     dir
 }
 
+/// The built server binary.
+pub(crate) const BINARY: &str = env!("CARGO_BIN_EXE_notes-server");
+
 /// The built server binary, started once per session, over stdio.
 pub(crate) fn binary() -> Launch {
-    Launch::binary(env!("CARGO_BIN_EXE_notes-server"))
+    Launch::binary(BINARY)
 }
 
-/// A session with the binary started with `args`: its client declares roots
-/// (the given subfolders of `dir`) if `declare_roots`, and form elicitation
-/// if `forms`.
+/// How the end-to-end tests reach the built binary.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Transport {
+    /// A child process per session, over stdio.
+    Stdio,
+    /// One `notes-server --http 127.0.0.1:0` process, a session per client.
+    Http,
+}
+
+impl Transport {
+    /// Where the sessions of a server started with `args` run (over HTTP
+    /// the server starts now, and stops when the last clone is dropped).
+    pub(crate) async fn launch(self, args: &[&str]) -> Launch {
+        match self {
+            Self::Stdio => binary().with_args(args.iter().copied()),
+            Self::Http => {
+                let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+                Launch::Http(HttpServer::start(BINARY, &args).await.unwrap())
+            }
+        }
+    }
+}
+
+/// A session of `launch`: its client declares roots (the given subfolders
+/// of `dir`) if `declare_roots`, and form elicitation if `forms`.
 pub(crate) async fn spawn(
-    args: &[&str],
+    launch: &Launch,
     dir: &Path,
     roots: &[&str],
     declare_roots: bool,
@@ -54,11 +79,7 @@ pub(crate) async fn spawn(
     let script = ScriptedClient::new(declare_roots, forms);
     let uris: Vec<String> = roots.iter().map(|r| uri(dir, r)).collect();
     script.set_roots(uris.iter().map(|u| (u.as_str(), None)));
-    let session = binary()
-        .with_args(args.iter().copied())
-        .connect(script.clone())
-        .await
-        .unwrap();
+    let session = launch.connect(script.clone()).await.unwrap();
     (script, session)
 }
 
