@@ -4,25 +4,16 @@
 #
 #   minimal-server/tests/python/run.sh
 #
-# Creates (once) a virtualenv under the cargo target directory with the
-# pinned SDK, builds the binary, and runs check.py against it. Needs
+# Gets the pinned SDK from tools/python/venv.sh (a virtualenv under the
+# cargo target directory, made once), builds the binary, and runs check.py against it. Needs
 # python3 (3.10 or later) with venv, and pip access to PyPI. PYTHON picks
 # the interpreter; MCP_VERSION overrides the pin.
 set -euo pipefail
 
-MCP_VERSION="${MCP_VERSION:-2.3.0}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../../.." && pwd)"
 target="${CARGO_TARGET_DIR:-$repo/target}"
-venv="$target/python-mcp-$MCP_VERSION"
-
-# The venv is reused while it holds the pinned SDK; a broken or different
-# one is made again.
-if ! "$venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('mcp') != '$MCP_VERSION')" 2>/dev/null; then
-    rm -rf "$venv"
-    "${PYTHON:-python3}" -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION"
-fi
+python="$("$repo/tools/python/venv.sh")"
 
 cargo build --quiet --locked --manifest-path "$repo/Cargo.toml" -p minimal-server
-exec "$venv/bin/python" "$here/check.py" "$target/debug/minimal-server"
+exec "$python" "$here/check.py" "$target/debug/minimal-server"
