@@ -17,6 +17,8 @@
 
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(target_vendor = "apple")]
+mod macos;
 #[cfg(not(target_os = "linux"))]
 mod portable;
 #[cfg(unix)]
@@ -29,10 +31,14 @@ mod unsupported;
 // Each function is chosen once, here.
 #[cfg(target_os = "linux")]
 pub(crate) use linux::{FdPaths, ancestors, fd_path, open_beneath, placement, resolved_path};
+#[cfg(target_vendor = "apple")]
+pub(crate) use macos::folding;
 #[cfg(not(target_os = "linux"))]
 pub(crate) use portable::{FdPaths, ancestors, fd_path, placement, resolved_path};
 #[cfg(all(unix, not(target_os = "linux")))]
 pub(crate) use resolver::open_beneath;
+#[cfg(all(unix, not(target_vendor = "apple")))]
+pub(crate) use unix::folding;
 #[cfg(unix)]
 pub(crate) use unix::{
     NAME_MAX, PATH_MAX, identity, identity_of_path, is_cross_device, kind_of, link_count, lstat_at,
@@ -41,13 +47,50 @@ pub(crate) use unix::{
 };
 #[cfg(not(unix))]
 pub(crate) use unsupported::{
-    NAME_MAX, PATH_MAX, identity, identity_of_path, is_cross_device, kind_of, link_count, lstat_at,
-    mkdir_at, nofile_limit, open_beneath, open_descriptors, os_reason, out_of_descriptors,
-    rename_at, set_mode, unlink_at,
+    NAME_MAX, PATH_MAX, folding, identity, identity_of_path, is_cross_device, kind_of, link_count,
+    lstat_at, mkdir_at, nofile_limit, open_beneath, open_descriptors, os_reason,
+    out_of_descriptors, rename_at, set_mode, unlink_at,
 };
 
 use crate::options::Create;
 use crate::options::hardening::Hardening;
+
+/// How a platform spells an absolute path: what the parse layer reads an
+/// untrusted path as ([semantics 12](crate::semantics#12-windows)). Every
+/// style is parsed on every platform (the parsers are pure); the platform's
+/// own is [`PATH_STYLE`].
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PathStyle {
+    /// `/a/b`: the Unix systems.
+    Unix,
+    /// `C:\a\b`, `\\server\share\x`: Windows.
+    Windows,
+}
+
+/// The style of this platform's paths.
+#[cfg(windows)]
+pub(crate) const PATH_STYLE: PathStyle = PathStyle::Windows;
+/// The style of this platform's paths.
+#[cfg(not(windows))]
+pub(crate) const PATH_STYLE: PathStyle = PathStyle::Unix;
+
+/// How a volume compares names, as far as choosing a root goes
+/// ([semantics 5](crate::semantics#5-containment-and-the-choice-of-root)):
+/// never used to resolve a path beneath a root, which stays the kernel's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[allow(dead_code)] // each platform builds one or two; the tests fold with all
+pub(crate) enum Folding {
+    /// Names are compared byte for byte (Linux, case-sensitive volumes).
+    #[default]
+    Exact,
+    /// Case-insensitively (Windows).
+    Case,
+    /// Case-insensitively and insensitive to Unicode normalisation (NFC and
+    /// NFD spell one name: macOS case-insensitive volumes).
+    CaseAndNormalization,
+}
 
 /// What a single open asks of the kernel.
 #[derive(Clone, Copy, Debug, Default)]

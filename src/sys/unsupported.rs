@@ -126,6 +126,11 @@ pub(crate) fn os_reason(code: i32) -> OsReason {
     }
 }
 
+/// Windows compares names case-insensitively.
+pub(crate) fn folding(_dir: &Dir) -> super::Folding {
+    super::Folding::Case
+}
+
 /// Descriptor limits are not checked on this platform.
 pub(crate) fn nofile_limit() -> Option<u64> {
     None
