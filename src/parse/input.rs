@@ -261,7 +261,7 @@ mod tests {
         // Dot segments are removed first: the kernel never sees the long name.
         assert!(unix(&format!("file:///a/{name}x/..")).is_ok());
         // PATH_MAX bytes: one more than the kernel takes with its NUL.
-        let long = "/a".repeat(sys::PATH_MAX / 2);
+        let long = "/a".repeat(sys::PATH_MAX / 2 + 1);
         assert_eq!(kind(&long), ErrorKind::InvalidPath);
         assert_eq!(
             check_form_as(&long[..sys::PATH_MAX - 1], PathStyle::Unix),

@@ -92,6 +92,16 @@ pub(crate) enum Folding {
     CaseAndNormalization,
 }
 
+/// Makes the symbolic link `link` to the directory `target` (for the tests
+/// of the layers above, which may not name a platform).
+#[cfg(test)]
+pub(crate) fn symlink_dir(target: &std::path::Path, link: &std::path::Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    return std::os::unix::fs::symlink(target, link);
+    #[cfg(windows)]
+    return std::os::windows::fs::symlink_dir(target, link);
+}
+
 /// What a single open asks of the kernel.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct How {

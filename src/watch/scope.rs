@@ -96,7 +96,7 @@ impl Wanted {
         const MAX_LINKS: usize = 40;
         let mut ahead: Vec<OsString> = Vec::new();
         push_components(&mut ahead, path);
-        let mut at = PathBuf::from("/");
+        let mut at = top(path);
         let mut links = 0;
         while let Some(name) = ahead.pop() {
             if name == ".." {
@@ -110,7 +110,7 @@ impl Wanted {
                 Ok(target) if links < MAX_LINKS => {
                     links += 1;
                     if target.is_absolute() {
-                        at = PathBuf::from("/");
+                        at = top(&target);
                     }
                     push_components(&mut ahead, &target);
                 }
@@ -118,6 +118,20 @@ impl Wanted {
                 _ => return,
             }
         }
+    }
+}
+
+/// The top of the file system `path` starts from: `/`, or on Windows its
+/// drive or share with the root separator (`C:\`, `\\server\share\`).
+fn top(path: &Path) -> PathBuf {
+    let top: PathBuf = path
+        .components()
+        .take_while(|c| matches!(c, Component::Prefix(_) | Component::RootDir))
+        .collect();
+    if top.as_os_str().is_empty() {
+        PathBuf::from("/")
+    } else {
+        top
     }
 }
 
@@ -264,7 +278,7 @@ mod tests {
             let tmp = tempfile::tempdir().expect("tempdir");
             let t = tmp.path().to_path_buf();
             std::fs::create_dir_all(t.join("top/root/d/e")).expect("mkdir");
-            std::os::unix::fs::symlink(t.join("top"), t.join("link")).expect("symlink");
+            crate::sys::symlink_dir(&t.join("top"), &t.join("link")).expect("symlink");
             let (given, resolved) = (t.join("link/root"), t.join("top/root"));
             let handle_dirs = [(resolved.clone(), t.join("top/root/d/e"))];
             let wanted = Wanted::new([given.as_path(), resolved.as_path()], &handle_dirs);
@@ -370,8 +384,8 @@ mod tests {
         let tmp = tempfile::tempdir().expect("tempdir");
         let t = tmp.path();
         std::fs::create_dir_all(t.join("real/root")).expect("mkdir");
-        std::os::unix::fs::symlink("real", t.join("top")).expect("symlink");
-        std::os::unix::fs::symlink(t.join("top"), t.join("link")).expect("symlink");
+        crate::sys::symlink_dir("real".as_ref(), &t.join("top")).expect("symlink");
+        crate::sys::symlink_dir(&t.join("top"), &t.join("link")).expect("symlink");
         let (given, resolved) = (t.join("link/root"), t.join("real/root"));
         let wanted = Wanted::new([given.as_path(), resolved.as_path()], &[]);
         let watched = wanted.dirs.clone();
