@@ -225,9 +225,17 @@
 //! Below the chosen root, opens go through cap-std (`NtCreateFile`
 //! relative to the directory handle, each component resolved by cap-std,
 //! `..` never above the root); directory changes through the parent
-//! directory opened beneath the root, as on Unix. Hardening that refuses
-//! symlinks or mount points, or writes to files with several hard links,
-//! is refused (`io`) rather than run weaker.
+//! directory opened beneath the root, as on Unix, one plain name at a
+//! time. A rename that must not replace is refused by the system when the
+//! destination exists (`MoveFileExW` without `MOVEFILE_REPLACE_EXISTING`),
+//! and every rename is written through to the disk. Root identity is the
+//! volume serial number and the file index; [`HardLinks`](crate::HardLinks)
+//! reads the link count as on Unix. The hardening that refuses symlinks or
+//! mount points during resolution ([`Symlinks`](crate::Symlinks),
+//! [`MountPoints`](crate::MountPoints)) has no cap-std equivalent on
+//! Windows: a root with it is refused (`io`) at every open rather than run
+//! weaker. A root's directory is held without `FILE_SHARE_DELETE`, so
+//! Windows refuses to rename or remove it while the set holds it.
 //!
 //! [`RootSet::root`]: crate::RootSet::root
 //! [`RootSet::root_named`]: crate::RootSet::root_named

@@ -296,8 +296,9 @@ impl RootSet {
     ///
     /// # Platform behavior
     ///
-    /// Linux reads the physical path from `/proc/self/fd`; elsewhere this
-    /// fails with `io` (unsupported).
+    /// The physical path comes from the descriptor: `/proc/self/fd` on
+    /// Linux, `F_GETPATH` on macOS, `GetFinalPathNameByHandleW` on Windows;
+    /// elsewhere this fails with `io` (unsupported).
     pub fn resolve<T: Target + ?Sized>(&self, target: &T) -> Result<ScopedPath, Error> {
         traced(|| ops::open::resolve(&target.select(self, Operation::Resolve)?))
     }

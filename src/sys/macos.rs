@@ -1,10 +1,14 @@
 //! macOS: how a volume compares names, asked of the open root directory
-//! (`fpathconf(_PC_CASE_SENSITIVE)`; rustix has no `pathconf`).
+//! (`fpathconf(_PC_CASE_SENSITIVE)`; rustix has no `pathconf`), and the
+//! path of a descriptor (`fcntl(F_GETPATH)`, through rustix).
 
 // The one `unsafe` call of this module is `fpathconf`, documented below.
 #![allow(unsafe_code)]
 
-use std::os::fd::AsRawFd;
+use std::io;
+use std::os::fd::{AsFd, AsRawFd};
+use std::os::unix::ffi::OsStringExt;
+use std::path::PathBuf;
 
 use cap_std::fs::Dir;
 
@@ -26,4 +30,14 @@ pub(crate) fn folding(dir: &Dir) -> Folding {
     } else {
         Folding::Exact
     }
+}
+
+/// The path the kernel reports for an open descriptor now
+/// (`fcntl(F_GETPATH)`): for a file with several hard links, one of them;
+/// a removed file has none.
+pub(crate) fn fd_path(file: &impl AsFd) -> io::Result<PathBuf> {
+    let path = rustix::fs::getpath(file)?;
+    Ok(PathBuf::from(std::ffi::OsString::from_vec(
+        path.into_bytes(),
+    )))
 }

@@ -177,6 +177,16 @@ pub(crate) fn folding(_dir: &cap_std::fs::Dir) -> super::Folding {
     super::Folding::Exact
 }
 
+/// Makes the renames in `dir` durable: `fsync` of the directory, reopened
+/// for reading (`dir` may be a location handle, which `fsync` refuses).
+pub(crate) fn sync_dir(dir: &cap_std::fs::Dir) -> io::Result<()> {
+    let how = super::How {
+        directory: true,
+        ..super::How::default()
+    };
+    super::open_beneath(dir, ".", &how)?.sync_all()
+}
+
 /// Whether `error` is `EXDEV` (two file systems, for a rename).
 pub(crate) fn is_cross_device(error: &io::Error) -> bool {
     error.raw_os_error() == Some(rustix::io::Errno::XDEV.raw_os_error())

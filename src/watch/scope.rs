@@ -122,11 +122,28 @@ impl Wanted {
 }
 
 /// The top of the file system `path` starts from: `/`, or on Windows its
-/// drive or share with the root separator (`C:\`, `\\server\share\`).
+/// drive or share with the root separator (`C:\`, `\\server\share\`;
+/// a verbatim `\\?\C:\`, as a link's target may be, is `C:\`, the
+/// spelling events come in).
 fn top(path: &Path) -> PathBuf {
+    use std::path::Prefix;
     let top: PathBuf = path
         .components()
         .take_while(|c| matches!(c, Component::Prefix(_) | Component::RootDir))
+        .map(|c| match c {
+            Component::Prefix(p) => match p.kind() {
+                Prefix::VerbatimDisk(letter) => format!("{}:", char::from(letter)).into(),
+                Prefix::VerbatimUNC(server, share) => {
+                    let mut unc = OsString::from(r"\\");
+                    unc.push(server);
+                    unc.push(r"\");
+                    unc.push(share);
+                    unc
+                }
+                _ => p.as_os_str().to_owned(),
+            },
+            other => other.as_os_str().to_owned(),
+        })
         .collect();
     if top.as_os_str().is_empty() {
         PathBuf::from("/")
@@ -274,7 +291,12 @@ mod tests {
     }
 
     impl Fixture {
-        fn new() -> Self {
+        /// `None` where symlinks cannot be made and followed (Wine).
+        fn new() -> Option<Self> {
+            if !sys::symlinks_work() {
+                eprintln!("skipped: directory symlinks do not work here");
+                return None;
+            }
             let tmp = tempfile::tempdir().expect("tempdir");
             let t = tmp.path().to_path_buf();
             std::fs::create_dir_all(t.join("top/root/d/e")).expect("mkdir");
@@ -284,11 +306,11 @@ mod tests {
             let wanted = Wanted::new([given.as_path(), resolved.as_path()], &handle_dirs);
             assert!(!wanted.strays);
             let watched = wanted.dirs.clone();
-            Self {
+            Some(Self {
                 _tmp: tmp,
                 scope: Scope::new(wanted, &watched),
                 t,
-            }
+            })
         }
 
         fn judge(&self, kind: EventKind, rel: &[&str]) -> Relevance {
@@ -308,7 +330,7 @@ mod tests {
 
     #[test]
     fn renames_and_removals_on_a_chain_are_relevant() {
-        let f = Fixture::new();
+        let Some(f) = Fixture::new() else { return };
         for rel in [
             "top",
             "link",
@@ -335,7 +357,7 @@ mod tests {
 
     #[test]
     fn names_off_every_chain_are_irrelevant() {
-        let f = Fixture::new();
+        let Some(f) = Fixture::new() else { return };
         for rel in [
             "junk123",
             "top_evil",
@@ -366,7 +388,7 @@ mod tests {
 
     #[test]
     fn the_unknown_is_relevant() {
-        let f = Fixture::new();
+        let Some(f) = Fixture::new() else { return };
         assert_eq!(f.judge(REMOVE, &[]), Relevance::Rescan, "no path");
         assert_eq!(
             f.judge(REMOVE, &["elsewhere/x"]),
@@ -381,6 +403,10 @@ mod tests {
 
     #[test]
     fn a_symlink_met_while_resolving_a_root_is_on_its_chain() {
+        if !sys::symlinks_work() {
+            eprintln!("skipped: directory symlinks do not work here");
+            return;
+        }
         let tmp = tempfile::tempdir().expect("tempdir");
         let t = tmp.path();
         std::fs::create_dir_all(t.join("real/root")).expect("mkdir");

@@ -18,7 +18,7 @@ unset DISPLAY
 echo "wine tests: setup took $((SECONDS - start)) s"
 
 target=x86_64-pc-windows-gnu
-tests=(--lib --test windows_corpus)
+tests=(--lib --test windows_corpus --test windows_ops)
 
 step=$SECONDS
 cargo test --locked --target "$target" -p mcp-roots "${tests[@]}" --no-run
