@@ -11,6 +11,9 @@
 //!   listings list it); refusals have the expected reason and change
 //!   nothing.
 
+#[cfg(windows)]
+mod common;
+
 use mcp_roots::{PathStyle, parse_input_as};
 use testkit::windows::{self, PARSE_ONLY_T, Spellings};
 
@@ -66,49 +69,13 @@ fn the_parser_decides_the_parse_rows() {
 #[cfg(windows)]
 mod on_windows {
     use std::collections::BTreeMap;
-    use std::ffi::OsString;
-    use std::io::{Read, Write};
     use std::path::Path;
 
-    use mcp_roots::{Error, RootSet};
+    use mcp_roots::RootSet;
+    use testkit::SetupOp;
     use testkit::windows::{self, Spellings, WindowsCase};
-    use testkit::{Op, SetupOp};
 
-    /// What an allowed operation produced.
-    #[derive(Debug)]
-    enum Touched {
-        Read(Vec<u8>),
-        Created,
-        Listed(Vec<OsString>),
-    }
-
-    const MARKER: &[u8] = b"created by the Windows corpus";
-
-    fn run(set: &RootSet, op: Op, input: &str) -> Result<Touched, Error> {
-        match op {
-            Op::Read => {
-                let mut content = Vec::new();
-                set.open(input)?
-                    .read_to_end(&mut content)
-                    .expect("read an opened file");
-                Ok(Touched::Read(content))
-            }
-            Op::WriteNew => {
-                set.create_new(input)?
-                    .write_all(MARKER)
-                    .expect("write a created file");
-                Ok(Touched::Created)
-            }
-            Op::List => {
-                let mut names = set
-                    .read_dir(input)?
-                    .map(|e| e.map(|e| e.name().to_owned()))
-                    .collect::<Result<Vec<_>, _>>()?;
-                names.sort();
-                Ok(Touched::Listed(names))
-            }
-        }
-    }
+    use crate::common::{self, MARKER, Touched};
 
     /// Every file (with its content) and directory below `dir`, by path
     /// relative to it with `/`.
@@ -166,7 +133,7 @@ mod on_windows {
         }
         let before = snapshot(base);
         let input = t.subst(&case.input);
-        let outcome = run(&set, case.op, &input);
+        let outcome = common::run(&set, case.op, &input);
         let after = snapshot(base);
         match (case.resolved.as_deref(), outcome) {
             (None, Ok(touched)) => Err(format!("ESCAPE: {input:?} allowed: {touched:?}")),
@@ -183,46 +150,28 @@ mod on_windows {
                 "{input:?} wrongly refused: {err} [{}]",
                 err.reason()
             )),
-            (Some(resolved), Ok(touched)) => allowed(base, resolved, &touched, &before, &after)
+            (Some(resolved), Ok(touched)) => common::check_target(&touched, &base.join(resolved))
+                .and_then(|()| only_change(resolved, &touched, &before, &after))
                 .map_err(|why| format!("{input:?} allowed, but {why}")),
         }
     }
 
-    fn allowed(
-        base: &Path,
+    /// A create made exactly the one file; anything else changed nothing.
+    fn only_change(
         resolved: &str,
         touched: &Touched,
         before: &BTreeMap<String, Option<Vec<u8>>>,
         after: &BTreeMap<String, Option<Vec<u8>>>,
     ) -> Result<(), String> {
-        match touched {
-            Touched::Read(content) => {
-                let expected = before.get(resolved).cloned().flatten();
-                if expected.as_deref() != Some(content.as_slice()) {
-                    return Err(format!("read {content:?}, not the content of {resolved}"));
-                }
-                if before != after {
-                    return Err("a read changed the tree".into());
-                }
-            }
-            Touched::Created => {
-                let mut expected = before.clone();
-                expected.insert(resolved.to_owned(), Some(MARKER.to_vec()));
-                if &expected != after {
-                    let new: Vec<_> = after.keys().filter(|k| !before.contains_key(*k)).collect();
-                    return Err(format!("created {new:?}, expected exactly {resolved}"));
-                }
-            }
-            Touched::Listed(names) => {
-                let mut expected: Vec<OsString> = std::fs::read_dir(base.join(resolved))
-                    .map_err(|e| format!("cannot list {resolved}: {e}"))?
-                    .map(|e| e.expect("entry").file_name())
-                    .collect();
-                expected.sort();
-                if &expected != names {
-                    return Err(format!("listed {names:?}, {resolved} holds {expected:?}"));
-                }
-            }
+        let mut expected = before.clone();
+        if let Touched::Created = touched {
+            expected.insert(resolved.to_owned(), Some(MARKER.to_vec()));
+        }
+        if &expected != after {
+            let new: Vec<_> = after.keys().filter(|k| !before.contains_key(*k)).collect();
+            return Err(format!(
+                "the tree changed (new: {new:?}), expected only {resolved}"
+            ));
         }
         Ok(())
     }
