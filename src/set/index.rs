@@ -6,7 +6,7 @@
 //!
 //! A root on a volume that compares names case-insensitively (Windows, a
 //! macOS volume that says so) is keyed by its folded path
-//! ([`fold`](crate::parse::lexical::fold)), and an input is folded
+//! ([`fold`]), and an input is folded
 //! component by component to find it; everything after the chosen root is
 //! still resolved by the kernel beneath the root's handle.
 

@@ -19,7 +19,7 @@
 //!   relative to it), identities from the volume serial number and file
 //!   index, descriptor paths from `GetFinalPathNameByHandleW`; no
 //!   descriptor limits; the hardening that refuses symlinks or mount
-//!   points is refused ([`windows`]). Paths are read in their Windows
+//!   points is refused (`windows.rs`). Paths are read in their Windows
 //!   forms ([semantics 12](crate::semantics#12-windows)).
 
 #[cfg(target_os = "linux")]
