@@ -15,7 +15,12 @@ use common::{deep_tree, uri_of};
 
 const HANDLES: usize = 1_000;
 
+/// Windows has no descriptor limit to raise.
+#[cfg(not(unix))]
+fn raise_nofile() {}
+
 /// Soft descriptor limit up to the hard one (1,000 handles and more).
+#[cfg(unix)]
 fn raise_nofile() {
     use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
     let limit = getrlimit(Resource::Nofile);

@@ -15,9 +15,12 @@ use crate::sys::{self, OsReason};
 #[non_exhaustive]
 pub enum ErrorKind {
     /// A malformed URI (scheme, authority, escapes, an encoded `/`, `\` or
-    /// NUL, bad UTF-8, control characters), or a raw path containing NUL.
+    /// NUL, bad UTF-8, control characters; on Windows, a name Windows would
+    /// alias), or a raw path containing NUL.
     InvalidUri,
-    /// A relative path, `~`, empty input, or a drive path on Unix.
+    /// A relative path, `~`, empty input, or a drive path on Unix; on
+    /// Windows a drive-relative path (`C:x`) or one rooted without a drive
+    /// (`\x`).
     NotAbsolute,
     /// No root contains the input, or the kernel reports that the path leads
     /// outside its root.
@@ -44,7 +47,8 @@ pub enum ErrorKind {
     NoRoots,
     /// A path refused for its form before anything touches the disk: longer
     /// than the platform's `PATH_MAX`, a component longer than `NAME_MAX`,
-    /// or, on Windows, a name the platform would alias.
+    /// or, on Windows, a verbatim or device path or a name the platform
+    /// would alias or read as a device.
     InvalidPath,
     /// The operating system refused (mode bits).
     PermissionDenied,

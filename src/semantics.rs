@@ -11,7 +11,7 @@
 //! path, or a [`ScopedPath`](crate::ScopedPath) a previous operation
 //! returned. A relative path, `~`, the empty string, another scheme, or a
 //! Windows drive path on Unix is refused (`not_absolute` or
-//! `invalid_uri`). Relative access goes through an explicit root:
+//! `invalid_uri`); Windows has its own forms (section 12). Relative access goes through an explicit root:
 //! `set.root_named("notes")?.open("a.md")`, where [`RootSet::root`]
 //! counts accepted roots in the client's order and [`RootSet::root_named`]
 //! refuses a name that no root, or more than one, bears.
@@ -62,6 +62,20 @@
 //! `a/sub`, `a/sub/../x.txt` is judged beneath `a`. The rest of the input
 //! is then opened beneath that root's handle, so whatever the rest does
 //! (`..`, links) cannot leave it.
+//!
+//! Names are compared as the root's volume compares them, for this choice
+//! only: byte for byte on Linux and the BSDs; case-insensitively on
+//! Windows (always); on macOS, case-insensitively and insensitively to
+//! Unicode normalisation (NFC and NFD spell one name) when the volume says
+//! it is case-insensitive (`pathconf(_PC_CASE_SENSITIVE)`, asked of the
+//! open root), byte for byte otherwise. Each component is folded with the
+//! Unicode tables (simple uppercase, on the NFD for macOS), which may
+//! differ from a volume's own in rare characters; a difference can only
+//! leave a root unmatched or choose another root of the set. The part
+//! below the chosen root is handed to the kernel in the input's own
+//! spelling: no spelling can leave a root, whatever the folding. A root
+//! given through a symlink (`/tmp` on macOS is `/private/tmp`) is found by
+//! its path as given and by its resolved path.
 //!
 //! # 6. Roots
 //!
@@ -131,8 +145,8 @@
 //!
 //! | reason | when |
 //! |---|---|
-//! | `invalid_uri` | a malformed URI: scheme, authority, escapes, an encoded `/`, `\` or NUL, bad UTF-8, control characters |
-//! | `not_absolute` | a relative path, `~`, empty input, a drive path on Unix |
+//! | `invalid_uri` | a malformed URI: scheme, authority, escapes, an encoded `/`, `\` or NUL, bad UTF-8, control characters; on Windows a name Windows would alias (section 12) |
+//! | `not_absolute` | a relative path, `~`, empty input, a drive path on Unix; on Windows a drive-relative path or one rooted without a drive |
 //! | `outside_roots` | no root contains the input, or the path leads outside its root |
 //! | `outside_ceiling` | a client root outside the operator ceiling (in `rejected()`) |
 //! | `not_a_directory` | a root or a listed path is not a directory; a component is not a directory; a trailing `/` on a file |
@@ -143,7 +157,7 @@
 //! | `root_gone` | the selected root no longer names its pinned directory |
 //! | `scope_lost` | a tracked handle was revoked, or an old snapshot aimed beneath a removed root |
 //! | `no_roots` | no set installed yet, or the set is empty |
-//! | `invalid_path` | a path refused for its form: too long, a component too long |
+//! | `invalid_path` | a path refused for its form: too long, a component too long; on Windows a verbatim or device path, a name Windows would alias or read as a device (section 12) |
 //! | `permission_denied` | the operating system refused (mode bits) |
 //! | `io` | any other I/O failure, with its `source()` |
 //!
@@ -161,6 +175,67 @@
 //!     ]
 //! );
 //! ```
+//!
+//! # 12. Windows
+//!
+//! Every lexical layer works on the *slash form* of a Windows path: the
+//! drive letter uppercased, each `\` a `/`, a leading `/` (`C:\Users\a`
+//! is `/C:/Users/a`, which is also the path of the URI
+//! `file:///C:/Users/a`); a UNC path `\\server\share\x` is
+//! `/UNC/server/share/x`. [`parse_input`](crate::parse_input) answers in
+//! this form. Nothing else is rebuilt: a trailing separator, `.` and `..`
+//! stay as given, and the part below a root goes to the resolution as
+//! written (section 3). Roots and inputs take the same forms:
+//!
+//! - raw drive paths with `\`, `/` or both (`C:\a\b`, `c:/a/b`,
+//!   `C:\a/b`), and UNC paths (`\\server\share\x`, either separator);
+//! - `file:///C:/a` with the drive letter in any case, VS Code's
+//!   `file:///c%3A/a` (the colon encoded), `file://localhost/C:/a`, and
+//!   `file://server/share/a` for `\\server\share\a` (the host a plain
+//!   server name: letters, digits, `-`, `.`, `_`).
+//!
+//! Refused before anything reaches the file system:
+//!
+//! | input | reason |
+//! |---|---|
+//! | a drive-relative path (`C:x`, `C:`), a path rooted without a drive (`\x`, `/x`), a relative path | `not_absolute` |
+//! | a `file:` URI whose path has no drive and no host (`file:///home/a`) | `not_absolute` |
+//! | a verbatim or device path (`\\?\…`, `\\.\…`, with either separator) | `invalid_path` |
+//! | a UNC path without a server and a share (`\\server`, `\\server\\x`) | `invalid_path` |
+//! | a `:` in any component but the drive (`x:stream`, `x::$DATA`: alternate data streams) | `invalid_path` |
+//! | a component other than `.` and `..` ending in a dot or a space (Win32 strips them: `x.` and `x ` name `x`) | `invalid_path` |
+//! | a reserved device name as any component, in any case, with or without an extension: `CON`, `PRN`, `AUX`, `NUL`, `COM0`–`COM9`, `LPT0`–`LPT9`, `COM¹`–`COM³`, `LPT¹`–`LPT³`, `CONIN$`, `CONOUT$` (`nul.txt`, `Con .md`) | `invalid_path` |
+//! | a character Win32 refuses in names: `<>"\|?*` and C0 controls | `invalid_path` |
+//! | a path of 32,767 UTF-16 units or more, a name longer than 255 units | `invalid_path` |
+//! | in a URI: `%5C` or a raw `\` in a segment, and every alias above (`file:///C:/a/x.`, `file:///C:/a/nul`, `%3A` in a name) | `invalid_uri` |
+//!
+//! Device names are refused in every component, not only the last, and
+//! whatever Windows version would still read them as devices: a server has
+//! no use for them, and a refusal cannot alias. Short (8.3) names such as
+//! `PROGRA~1` are not refused: below a root they are resolved by Windows
+//! beneath the root's handle, so they cannot leave it; spelling a root
+//! through one finds no root (`outside_roots`, an allowed refusal of
+//! section 9), as does reaching a drive through `\\localhost\C$`.
+//!
+//! A root's own operations ([`Root::open`](crate::Root) and the others)
+//! take a relative path with either separator; a drive, a UNC prefix or a
+//! leading separator is `outside_roots`. [`ScopedPath::to_uri`](crate::ScopedPath::to_uri)
+//! writes `file:///C:/…`, or `file://server/share/…` for a UNC root.
+//!
+//! Below the chosen root, opens go through cap-std (`NtCreateFile`
+//! relative to the directory handle, each component resolved by cap-std,
+//! `..` never above the root); directory changes through the parent
+//! directory opened beneath the root, as on Unix, one plain name at a
+//! time. A rename that must not replace is refused by the system when the
+//! destination exists (`MoveFileExW` without `MOVEFILE_REPLACE_EXISTING`),
+//! and every rename is written through to the disk. Root identity is the
+//! volume serial number and the file index; [`HardLinks`](crate::HardLinks)
+//! reads the link count as on Unix. The hardening that refuses symlinks or
+//! mount points during resolution ([`Symlinks`](crate::Symlinks),
+//! [`MountPoints`](crate::MountPoints)) has no cap-std equivalent on
+//! Windows: a root with it is refused (`io`) at every open rather than run
+//! weaker. A root's directory is held without `FILE_SHARE_DELETE`, so
+//! Windows refuses to rename or remove it while the set holds it.
 //!
 //! [`RootSet::root`]: crate::RootSet::root
 //! [`RootSet::root_named`]: crate::RootSet::root_named

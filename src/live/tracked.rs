@@ -104,7 +104,9 @@ impl TrackedFile {
     ///
     /// # Platform behavior
     ///
-    /// Linux only (`/proc/self/fd`); elsewhere `io` (unsupported).
+    /// The path comes from the descriptor: `/proc/self/fd` on Linux,
+    /// `F_GETPATH` on macOS, `GetFinalPathNameByHandleW` on Windows;
+    /// elsewhere `io` (unsupported).
     pub fn path(&self) -> Result<ScopedPath, Error> {
         let op = Operation::Resolve;
         let state = self.handle.lock();

@@ -99,7 +99,7 @@ fn publish(
         let _ = sys::unlink_at(parent, &temp, Kind::File);
         return Err(fail(e));
     }
-    sync_dir(parent).map_err(fail)
+    sys::sync_dir(parent).map_err(fail)
 }
 
 /// Creates an unused temporary name in `parent` with `O_EXCL|O_NOFOLLOW`.
@@ -130,13 +130,4 @@ fn create_temp(parent: &Dir, sel: &Selected) -> io::Result<(File, String)> {
 /// change with every state).
 fn random() -> u64 {
     RandomState::new().hash_one(std::process::id())
-}
-
-/// Makes the rename durable: fsync of the directory.
-fn sync_dir(parent: &Dir) -> io::Result<()> {
-    let how = How {
-        directory: true,
-        ..How::default()
-    };
-    sys::open_beneath(parent, ".", &how)?.sync_all()
 }

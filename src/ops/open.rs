@@ -164,7 +164,7 @@ pub(crate) fn resolve(sel: &Selected) -> Result<ScopedPath, Error> {
     }
     Ok(ScopedPath::new(
         sel.root.id,
-        sel.root.path.clone(),
+        sel.root.slash.clone(),
         physical,
     ))
 }
@@ -198,9 +198,18 @@ pub(crate) fn physical_rel(
         return Err(Error::new(ErrorKind::RootGone, op, input)
             .with_detail("the root is no longer at its path"));
     };
-    rel.to_str()
-        .map(str::to_owned)
-        .ok_or_else(|| Error::new(ErrorKind::Io, op, input).with_detail("path is not UTF-8"))
+    // Joined with `/` whatever the platform's separator.
+    let mut joined = String::with_capacity(rel.as_os_str().len());
+    for component in rel.components() {
+        let Some(name) = component.as_os_str().to_str() else {
+            return Err(Error::new(ErrorKind::Io, op, input).with_detail("path is not UTF-8"));
+        };
+        if !joined.is_empty() {
+            joined.push('/');
+        }
+        joined.push_str(name);
+    }
+    Ok(joined)
 }
 
 /// Starts a walk at the selected directory.

@@ -83,7 +83,7 @@ impl Walk {
     ) -> Result<Self, Error> {
         let mut walk = Self {
             root: root.id,
-            root_path: root.path.clone(),
+            root_path: root.slash.clone(),
             hardening: root.hardening,
             limits,
             stack: Vec::new(),

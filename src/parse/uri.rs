@@ -10,23 +10,51 @@ use std::borrow::Cow;
 
 /// The absolute path a `file:` URI names, with dot segments removed as text
 /// (RFC 3986 5.2.4). `uri` must start with a `file:` scheme in any case.
+/// The authority must be empty or `localhost` (the Unix reading; Windows
+/// takes a server name too, see [`file_uri`]).
 ///
 /// The error is a short description for the error message.
 pub(crate) fn file_uri_path(uri: &str) -> Result<Cow<'_, str>, &'static str> {
+    match file_uri(uri)? {
+        FileUri { host: None, path } => Ok(path),
+        FileUri { host: Some(_), .. } => Err("host other than localhost"),
+    }
+}
+
+/// What a `file:` URI names: a host other than `localhost` (a server name:
+/// letters, digits, `-`, `.`, `_`), and the path, dot segments removed.
+#[derive(Debug)]
+pub(crate) struct FileUri<'u> {
+    /// `None` for an empty authority or `localhost` (in any case).
+    pub(crate) host: Option<&'u str>,
+    /// The decoded path, starting with `/`.
+    pub(crate) path: Cow<'u, str>,
+}
+
+/// Reads a `file:` URI strictly: [`file_uri_path`] without the Unix rule on
+/// the host. A userinfo, a port or any other character in the authority is
+/// refused.
+pub(crate) fn file_uri(uri: &str) -> Result<FileUri<'_>, &'static str> {
     debug_assert!(uri.len() >= 5 && uri[..5].eq_ignore_ascii_case("file:"));
     let rest = &uri[5..];
     let Scan { end, rewrite } = scan(rest.as_bytes())?;
     let hier = &rest[..end];
-    let path = match hier.strip_prefix("//") {
+    let (host, path) = match hier.strip_prefix("//") {
         Some(after) => {
             let slash = after.bytes().position(|b| b == b'/');
             let (authority, path) = after.split_at(slash.unwrap_or(after.len()));
-            if !(authority.is_empty() || authority.eq_ignore_ascii_case("localhost")) {
-                return Err("host other than localhost");
+            if authority.is_empty() || authority.eq_ignore_ascii_case("localhost") {
+                (None, path)
+            } else if authority
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'))
+            {
+                (Some(authority), path)
+            } else {
+                return Err("a host that is not a plain server name (userinfo, port, escapes)");
             }
-            path
         }
-        None => hier,
+        None => (None, hier),
     };
     if path.is_empty() {
         return Err("no path");
@@ -35,9 +63,15 @@ pub(crate) fn file_uri_path(uri: &str) -> Result<Cow<'_, str>, &'static str> {
         return Err("relative file URI");
     }
     if !rewrite {
-        return Ok(Cow::Borrowed(path));
+        return Ok(FileUri {
+            host,
+            path: Cow::Borrowed(path),
+        });
     }
-    decode(path).map(Cow::Owned)
+    decode(path).map(|path| FileUri {
+        host,
+        path: Cow::Owned(path),
+    })
 }
 
 /// What the one pass over a URI (after `file:`) found.

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use cap_std::fs::Dir;
 
 use crate::options::hardening::Hardening;
-use crate::sys::{How, Identity};
+use crate::parse::input;
+use crate::sys::{Folding, How, Identity};
 
 /// The identity of a root: the directory (device and inode) its path named
 /// when the set was built. Two roots naming the same directory share it, and
@@ -31,12 +32,19 @@ pub struct Root {
     pub(crate) id: RootId,
     pub(crate) name: Option<Box<str>>,
     pub(crate) uri: Box<str>,
+    /// The path as given, cleaned, in slash form (the lexical layers' form;
+    /// on Windows `/C:/a`, see `parse::windows`).
+    pub(crate) slash: Arc<str>,
+    /// [`slash`](Self::slash) as the platform spells it, for display.
     pub(crate) path: Arc<str>,
-    /// The absolute path the client's URI named, before symlinks.
+    /// The absolute path the client's URI named, before symlinks, as the
+    /// platform takes it.
     pub(crate) given: Box<str>,
     pub(crate) resolved: PathBuf,
     pub(crate) dir: Dir,
     pub(crate) hardening: Hardening,
+    /// How the root's volume compares names: how its keys are matched.
+    pub(crate) folding: Folding,
     /// The paths a lookup finds the root by.
     pub(crate) keys: Keys,
     /// For a root opened beneath an operator ceiling directory: that
@@ -88,7 +96,8 @@ impl Root {
         &self.uri
     }
 
-    /// The root's path as given, lexically cleaned (for display).
+    /// The root's path as given, lexically cleaned (for display), as the
+    /// platform spells it (`C:\Users\a` on Windows).
     pub fn path(&self) -> &str {
         &self.path
     }
@@ -142,7 +151,7 @@ impl Root {
 
     /// This root at a new physical path.
     fn relocated(&self, resolved: PathBuf) -> std::io::Result<Self> {
-        let resolved_key = resolved.to_str().and_then(crate::parse::lexical::clean_key);
+        let resolved_key = input::physical_key(&resolved);
         let mut moved = self.duplicate(self.name(), self.hardening)?;
         moved.keys.resolved = resolved_key.map(Into::into);
         moved.resolved = resolved;
@@ -161,6 +170,7 @@ impl Root {
             name: name.map(Into::into),
             dir: self.dir.try_clone()?,
             uri: self.uri.clone(),
+            slash: self.slash.clone(),
             path: self.path.clone(),
             given: self.given.clone(),
             resolved: self.resolved.clone(),

@@ -3,7 +3,9 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::parse::windows;
 use crate::root::RootId;
+use crate::sys::{self, PathStyle};
 
 /// A root and a physical path below it, produced only by
 /// [`RootSet::resolve`](crate::RootSet::resolve) (there is no way to build
@@ -54,14 +56,28 @@ impl ScopedPath {
     /// assert_eq!(scoped.to_string(), "a b.md");
     /// # Ok(()) }
     /// ```
+    ///
+    /// On Windows the root's drive is the first segment
+    /// (`file:///C:/Users/a/x.md`), and a UNC root's server is the host
+    /// (`file://server/share/x.md`).
     pub fn to_uri(&self) -> String {
+        let (host, root_path) = match sys::PATH_STYLE {
+            PathStyle::Windows => windows::uri_parts(&self.root_path),
+            _ => (None, &*self.root_path),
+        };
         let mut url = url::Url::parse("file:///").expect("file:/// is a valid base URL");
         url.path_segments_mut()
             .expect("a file URL can be a base")
             .clear()
-            .extend(self.root_path.split('/').filter(|s| !s.is_empty()))
+            .extend(root_path.split('/').filter(|s| !s.is_empty()))
             .extend(self.rel.split('/').filter(|s| !s.is_empty()));
-        url.into()
+        let uri: String = url.into();
+        match host {
+            // The server as the root named it (a plain server name: letters,
+            // digits, `-`, `.`, `_`), before the encoded path.
+            Some(host) => format!("file://{host}{}", &uri["file://".len()..]),
+            None => uri,
+        }
     }
 }
 

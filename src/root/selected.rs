@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::error::{Error, ErrorKind, Operation};
+use crate::error::{Error, Operation};
 use crate::parse::input;
 use crate::root::{Root, RootId};
 use crate::sys::Identity;
@@ -59,16 +59,12 @@ impl<'s> Selected<'s> {
     /// `rel` beneath `root`, as given (for a root's own relative operations
     /// and for a [`ScopedPath`]); its form is checked as an input's is.
     pub(crate) fn relative(root: &'s Root, rel: &'s str, op: Operation) -> Result<Self, Error> {
-        if rel.starts_with('/') {
-            return Err(Error::new(ErrorKind::OutsideRoots, op, rel)
-                .with_detail("a root's own operations take a path relative to it"));
-        }
-        input::check_form(rel)
-            .map_err(|detail| Error::new(ErrorKind::InvalidPath, op, rel).with_detail(detail))?;
+        let path = input::relative_path(rel)
+            .map_err(|(kind, detail)| Error::new(kind, op, rel).with_detail(detail))?;
         Ok(Self {
             root,
             roots: None,
-            path: Cow::Borrowed(rel),
+            path,
             rel_start: 0,
             input: rel,
         })

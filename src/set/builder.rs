@@ -10,7 +10,7 @@ use cap_std::fs::Dir;
 use crate::error::{Error, ErrorKind, Operation};
 use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
 use crate::parse::input;
-use crate::parse::lexical::clean_key;
+use crate::parse::lexical::{clean_key, clean_lexically};
 use crate::root::{Anchor, Keys, Root, RootId};
 use crate::set::index::FastState;
 use crate::set::root_set::{Rejected, RootSet};
@@ -192,7 +192,7 @@ impl Admission for ByPath {
         path: &str,
         hardening: Hardening,
     ) -> Result<Vec<Root>, Error> {
-        let dir = Dir::open_ambient_dir(path, ambient_authority())
+        let dir = Dir::open_ambient_dir(&*input::native(path), ambient_authority())
             .map_err(|err| Error::from_os(err, Operation::AddRoot, uri))?;
         let root = root_at(name, uri, path, dir, hardening, None)?;
         Ok(vec![root])
@@ -270,9 +270,9 @@ fn too_many(position: usize, uri: &str, message: &str) -> Error {
 
 const TOO_MANY: &str = "too many roots for the descriptor limit";
 
-/// The root at the absolute path `path` (as the client gave it in `uri`),
-/// whose directory `dir` is open: its identity, physical path and lookup
-/// keys (as given, resolved).
+/// The root at the absolute path `path` (as the client gave it in `uri`, in
+/// slash form), whose directory `dir` is open: its identity, physical path,
+/// lookup keys (as given, resolved) and how its volume compares names.
 pub(crate) fn root_at(
     name: Option<&str>,
     uri: &str,
@@ -283,21 +283,27 @@ pub(crate) fn root_at(
 ) -> Result<Root, Error> {
     let os_fail = |err| Error::from_os(err, Operation::AddRoot, uri);
     let id = RootId(sys::identity(&dir).map_err(os_fail)?);
-    let resolved = sys::resolved_path(&dir, path).map_err(os_fail)?;
+    let given = input::native(path);
+    let resolved = sys::resolved_path(&dir, &given).map_err(os_fail)?;
     let given_key = clean_key(path);
-    let display = given_key
-        .clone()
-        .unwrap_or_else(|| path_clean::clean(path).to_string_lossy().into_owned());
-    let resolved_key = resolved.to_str().and_then(clean_key);
+    let slash: Arc<str> = Arc::from(given_key.clone().unwrap_or_else(|| clean_lexically(path)));
+    let shown = match input::native(&slash) {
+        std::borrow::Cow::Borrowed(_) => slash.clone(),
+        std::borrow::Cow::Owned(native) => Arc::from(native),
+    };
+    let resolved_key = input::physical_key(&resolved);
+    let folding = sys::folding(&dir);
     Ok(Root {
         id,
         name: name.map(Into::into),
         uri: uri.into(),
-        path: Arc::from(display),
-        given: path.into(),
+        slash,
+        path: shown,
+        given: given.into(),
         resolved,
         dir,
         hardening,
+        folding,
         keys: Keys {
             given: given_key.map(Into::into),
             resolved: resolved_key.map(Into::into),

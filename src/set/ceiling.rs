@@ -15,13 +15,11 @@
 //!   outside the ceiling is opened because a client named it, so the reason
 //!   never depends on what lies outside.
 
-use std::path::Path;
-
 use cap_std::fs::Dir;
 
 use crate::error::{Error, ErrorKind, Operation};
 use crate::options::hardening::Hardening;
-use crate::parse::lexical::clean_key;
+use crate::parse::lexical::{clean_key, is_prefix};
 use crate::root::{Anchor, Root};
 use crate::set::RootSet;
 use crate::set::builder::{Admission, root_at};
@@ -73,7 +71,10 @@ impl Admission for Ceiling<'_> {
         let key = clean_key(path).ok_or_else(outside)?;
         let mut clipped = Vec::new();
         for ceiling in self.dirs.roots() {
-            let beneath = ceiling.keys.iter().any(|k| Path::new(k).starts_with(&key));
+            let beneath = ceiling
+                .keys
+                .iter()
+                .any(|k| is_prefix(&key, k, ceiling.folding));
             if beneath {
                 let root = ceiling
                     .duplicate(name, hardening)

@@ -3,15 +3,31 @@
 //! one hash lookup per depth at which some root sits, shortest first, so
 //! the outermost root wins and the cost grows with the input's depth, not
 //! with the number of roots. No allocation for a clean input.
+//!
+//! A root on a volume that compares names case-insensitively (Windows, a
+//! macOS volume that says so) is keyed by its folded path
+//! ([`fold`]), and an input is folded
+//! component by component to find it; everything after the chosen root is
+//! still resolved by the kernel beneath the root's handle.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 
-use crate::parse::lexical::{components, is_clean};
+use crate::parse::lexical::{components, fold, is_clean};
+use crate::sys::Folding;
 
-/// Root paths (as given and resolved, cleaned) mapped to root indices.
+/// Root paths (as given and resolved, cleaned) mapped to root indices:
+/// byte for byte, and folded for the roots on volumes that fold names.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PathIndex {
+    exact: Keys,
+    /// One table per folding in use (at most two), keys folded.
+    folded: Vec<(Folding, Keys)>,
+}
+
+/// The keys of one folding.
+#[derive(Clone, Debug, Default)]
+struct Keys {
     by_path: HashMap<Box<str>, usize, FastState>,
     /// `depths[d]` is true when some key has `d` components.
     depths: Vec<bool>,
@@ -24,10 +40,60 @@ const SMALL: usize = 8;
 
 impl PathIndex {
     /// Adds `key` (a clean absolute path: single slashes, no `.`/`..`, no
-    /// trailing slash except for `/` itself) for root `index`. The first root
-    /// to claim a key keeps it.
-    pub(crate) fn insert(&mut self, key: &str, index: usize) {
+    /// trailing slash except for `/` itself) for root `index`, whose volume
+    /// compares names as `folding` says. The first root to claim a key
+    /// keeps it.
+    pub(crate) fn insert(&mut self, key: &str, index: usize, folding: Folding) {
         debug_assert!(is_clean(key), "{key:?}");
+        if folding == Folding::Exact {
+            return self.exact.insert(key, index);
+        }
+        let folded: String = components(key)
+            .flat_map(|c| ["/".into(), fold(c, folding)])
+            .collect();
+        let at = match self.folded.iter().position(|(f, _)| *f == folding) {
+            Some(at) => at,
+            None => {
+                self.folded.push((folding, Keys::default()));
+                self.folded.len() - 1
+            }
+        };
+        let folded = if folded.is_empty() { "/" } else { &folded };
+        self.folded[at].1.insert(folded, index);
+    }
+
+    /// Whether no key was inserted.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.exact.by_path.is_empty() && self.folded.is_empty()
+    }
+
+    /// The outermost root whose key is a component prefix of `path`, and the
+    /// rest of `path` after that prefix (starting with `/`, or empty).
+    ///
+    /// `.` components and repeated slashes in the prefix are skipped; a `..`
+    /// ends the search (a root is never matched through `..`). Between a
+    /// byte-for-byte match and a folded one, the shorter prefix wins (the
+    /// longer rest), then the root listed first.
+    pub(crate) fn locate<'p>(&self, path: &'p str) -> Option<(usize, &'p str)> {
+        let mut best = self.exact.locate(path);
+        for (folding, keys) in &self.folded {
+            if let Some((index, rest)) = keys.locate_folded(path, *folding) {
+                best = match best {
+                    Some((i, r))
+                        if (r.len(), usize::MAX - i) >= (rest.len(), usize::MAX - index) =>
+                    {
+                        Some((i, r))
+                    }
+                    _ => Some((index, rest)),
+                };
+            }
+        }
+        best
+    }
+}
+
+impl Keys {
+    fn insert(&mut self, key: &str, index: usize) {
         let depth = components(key).count();
         if self.depths.len() <= depth {
             self.depths.resize(depth + 1, false);
@@ -40,17 +106,11 @@ impl PathIndex {
         }
     }
 
-    /// Whether no key was inserted.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.by_path.is_empty()
-    }
-
-    /// The outermost root whose key is a component prefix of `path`, and the
-    /// rest of `path` after that prefix (starting with `/`, or empty).
-    ///
-    /// `.` components and repeated slashes in the prefix are skipped; a `..`
-    /// ends the search (a root is never matched through `..`).
-    pub(crate) fn locate<'p>(&self, path: &'p str) -> Option<(usize, &'p str)> {
+    /// [`PathIndex::locate`] among keys compared byte for byte.
+    fn locate<'p>(&self, path: &'p str) -> Option<(usize, &'p str)> {
+        if self.by_path.is_empty() {
+            return None;
+        }
         if self.by_path.len() <= SMALL {
             // A key that is a plain prefix ending at a component boundary;
             // the outermost such key comes first. Inputs with `//`, `/./`
@@ -79,13 +139,7 @@ impl PathIndex {
         let mut rebuilt: Option<String> = None;
         let mut pos = 0;
         while depth < max_depth {
-            let bytes = path.as_bytes();
-            let start = pos + bytes[pos..].iter().position(|&b| b != b'/')?;
-            let end = start
-                + bytes[start..]
-                    .iter()
-                    .position(|&b| b == b'/')
-                    .unwrap_or(bytes.len() - start);
+            let (start, end) = next_component(path, pos)?;
             let component = &path[start..end];
             pos = end;
             match component {
@@ -117,6 +171,49 @@ impl PathIndex {
         }
         None
     }
+
+    /// [`PathIndex::locate`] among folded keys: the input's components are
+    /// folded one by one as the prefix grows.
+    fn locate_folded<'p>(&self, path: &'p str, folding: Folding) -> Option<(usize, &'p str)> {
+        if let Some(&index) = self.by_path.get("/") {
+            return Some((index, path));
+        }
+        let max_depth = self.depths.len().checked_sub(1)?;
+        let mut key = String::with_capacity(path.len());
+        let (mut depth, mut pos) = (0, 0);
+        while depth < max_depth {
+            let (start, end) = next_component(path, pos)?;
+            pos = end;
+            match &path[start..end] {
+                "." => continue,
+                ".." => return None,
+                component => {
+                    depth += 1;
+                    key.push('/');
+                    key.push_str(&fold(component, folding));
+                }
+            }
+            if self.depths[depth]
+                && let Some(&index) = self.by_path.get(key.as_str())
+            {
+                return Some((index, &path[end..]));
+            }
+        }
+        None
+    }
+}
+
+/// Where the next component of `path` at or after `pos` starts and ends
+/// (`None`: only slashes are left).
+fn next_component(path: &str, pos: usize) -> Option<(usize, usize)> {
+    let bytes = path.as_bytes();
+    let start = pos + bytes[pos..].iter().position(|&b| b != b'/')?;
+    let end = start
+        + bytes[start..]
+            .iter()
+            .position(|&b| b == b'/')
+            .unwrap_or(bytes.len() - start);
+    Some((start, end))
 }
 
 /// A fast hash for root paths, seeded per process. Only the client's roots
@@ -183,39 +280,99 @@ mod tests {
     use super::*;
 
     fn index(keys: &[&str]) -> PathIndex {
+        folded(keys, Folding::Exact)
+    }
+
+    fn folded(keys: &[&str], folding: Folding) -> PathIndex {
         let mut index = PathIndex::default();
         for (i, key) in keys.iter().enumerate() {
-            index.insert(key, i);
+            index.insert(key, i, folding);
         }
         index
     }
 
     #[test]
     fn outermost_component_prefix_wins() {
-        let ix = index(&["/t/a/sub", "/t/a"]);
-        assert_eq!(ix.locate("/t/a/sub/y"), Some((1, "/sub/y")));
-        assert_eq!(ix.locate("/t/a"), Some((1, "")));
-        assert_eq!(ix.locate("/t/a/"), Some((1, "/")));
-        assert_eq!(ix.locate("/t/a_evil/x"), None);
-        assert_eq!(ix.locate("/t/ab"), None);
-        assert_eq!(ix.locate("/t"), None);
-        assert_eq!(ix.locate("/t/../t/a/x"), None);
+        for folding in [Folding::Exact, Folding::Case, Folding::CaseAndNormalization] {
+            let ix = folded(&["/t/a/sub", "/t/a"], folding);
+            assert_eq!(ix.locate("/t/a/sub/y"), Some((1, "/sub/y")));
+            assert_eq!(ix.locate("/t/a"), Some((1, "")));
+            assert_eq!(ix.locate("/t/a/"), Some((1, "/")));
+            assert_eq!(ix.locate("/t/a_evil/x"), None);
+            assert_eq!(ix.locate("/t/ab"), None);
+            assert_eq!(ix.locate("/t"), None);
+            assert_eq!(ix.locate("/t/../t/a/x"), None);
+        }
     }
 
     #[test]
     fn unclean_prefixes_are_rebuilt() {
-        let ix = index(&["/t/a"]);
-        assert_eq!(ix.locate("//t/./a/./x"), Some((0, "/./x")));
-        assert_eq!(ix.locate("/t//a//x"), Some((0, "//x")));
-        assert_eq!(ix.locate("/t/a/../x"), Some((0, "/../x")));
+        for folding in [Folding::Exact, Folding::Case] {
+            let ix = folded(&["/t/a"], folding);
+            assert_eq!(ix.locate("//t/./a/./x"), Some((0, "/./x")));
+            assert_eq!(ix.locate("/t//a//x"), Some((0, "//x")));
+            assert_eq!(ix.locate("/t/a/../x"), Some((0, "/../x")));
+        }
     }
 
     #[test]
     fn filesystem_root_matches_everything() {
-        let ix = index(&["/"]);
-        assert_eq!(ix.locate("/etc/x"), Some((0, "/etc/x")));
+        for folding in [Folding::Exact, Folding::Case] {
+            let ix = folded(&["/"], folding);
+            assert_eq!(ix.locate("/etc/x"), Some((0, "/etc/x")));
+        }
     }
 
     #[test]
-    fn keys() {}
+    fn a_case_sensitive_volume_matches_byte_for_byte() {
+        let ix = index(&["/C:/Users/a"]);
+        assert_eq!(ix.locate("/C:/Users/a/x"), Some((0, "/x")));
+        assert_eq!(ix.locate("/C:/users/A/x"), None);
+        assert_eq!(ix.locate("/C:/USERS/a"), None);
+    }
+
+    #[test]
+    fn a_case_insensitive_volume_matches_any_case() {
+        let ix = folded(&["/C:/Users/a", "/UNC/Server/Share"], Folding::Case);
+        // The rest is the input's own spelling: the kernel resolves it.
+        assert_eq!(ix.locate("/C:/users/A/X.md"), Some((0, "/X.md")));
+        assert_eq!(ix.locate("/C:/USERS/a"), Some((0, "")));
+        assert_eq!(ix.locate("/C://Users/./A/x"), Some((0, "/x")));
+        assert_eq!(ix.locate("/UNC/server/SHARE/x"), Some((1, "/x")));
+        assert_eq!(ix.locate("/C:/Users/ab"), None);
+        assert_eq!(ix.locate("/C:/Users/b/../a"), None);
+        // Case only: NFD is another name on Windows.
+        let ix = folded(&["/C:/caf\u{e9}"], Folding::Case);
+        assert_eq!(ix.locate("/C:/CAF\u{c9}/x"), Some((0, "/x")));
+        assert_eq!(ix.locate("/C:/cafe\u{301}/x"), None);
+    }
+
+    #[test]
+    fn a_normalization_insensitive_volume_matches_nfc_and_nfd() {
+        let ix = folded(&["/Users/a/caf\u{e9}"], Folding::CaseAndNormalization);
+        assert_eq!(ix.locate("/Users/a/cafe\u{301}/x"), Some((0, "/x")));
+        assert_eq!(ix.locate("/users/A/CAFE\u{301}"), Some((0, "")));
+        assert_eq!(ix.locate("/Users/a/cafe/x"), None);
+    }
+
+    #[test]
+    fn exact_and_folded_roots_share_the_outermost_rule() {
+        // A root on a case-sensitive volume mounted beneath a folded one,
+        // and the other way round: the shorter prefix wins either way.
+        let mut ix = PathIndex::default();
+        ix.insert("/Volumes/cs/inner", 0, Folding::Exact);
+        ix.insert("/Volumes/cs", 1, Folding::CaseAndNormalization);
+        assert_eq!(ix.locate("/Volumes/cs/inner/x"), Some((1, "/inner/x")));
+        assert_eq!(ix.locate("/volumes/CS/inner/x"), Some((1, "/inner/x")));
+        let mut ix = PathIndex::default();
+        ix.insert("/a", 0, Folding::Exact);
+        ix.insert("/A/b", 1, Folding::Case);
+        assert_eq!(ix.locate("/a/b/x"), Some((0, "/b/x")));
+        assert_eq!(ix.locate("/A/B/x"), Some((1, "/x")));
+        // The same key twice: the root listed first.
+        let mut ix = PathIndex::default();
+        ix.insert("/a", 0, Folding::Case);
+        ix.insert("/a", 1, Folding::Exact);
+        assert_eq!(ix.locate("/a/x"), Some((0, "/x")));
+    }
 }

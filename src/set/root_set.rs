@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::fs::{File, Metadata};
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::error::traced;
@@ -15,6 +16,7 @@ use crate::ops::read_dir::ReadDir;
 use crate::ops::walk::{Walk, WalkLimits};
 use crate::options::Overwrite;
 use crate::options::{Create, OpenOptions};
+use crate::parse::input;
 use crate::root::ScopedPath;
 use crate::root::selected;
 use crate::root::{Root, RootId};
@@ -117,10 +119,10 @@ impl RootSet {
         for (i, root) in roots.iter().enumerate() {
             by_id.entry(root.id).or_insert(i);
             for key in root.keys.iter() {
-                index.insert(key, i);
+                index.insert(key, i, root.folding);
             }
             if let Some(key) = &root.keys.resolved {
-                physical.insert(key, i);
+                physical.insert(key, i, root.folding);
             }
         }
         Self {
@@ -183,7 +185,7 @@ impl RootSet {
     pub(crate) fn with_gone<'a>(mut self, gone: impl Iterator<Item = &'a Arc<Root>>) -> Self {
         for (i, root) in gone.enumerate() {
             for key in root.keys.iter() {
-                self.gone.insert(key, i);
+                self.gone.insert(key, i, root.folding);
             }
         }
         self
@@ -194,10 +196,11 @@ impl RootSet {
     }
 
     /// The outermost root whose physical path contains the physical path
-    /// `path` (a descriptor's location), and the rest below it.
-    pub(crate) fn locate_physical<'p>(&self, path: &'p str) -> Option<(&Arc<Root>, &'p str)> {
-        let (i, rest) = self.physical.locate(path)?;
-        Some((&self.roots[i], rest))
+    /// `path` (a descriptor's location, as the platform reports it).
+    pub(crate) fn locate_physical(&self, path: &Path) -> Option<&Arc<Root>> {
+        let path = input::physical_path(path)?;
+        let (i, _) = self.physical.locate(&path)?;
+        Some(&self.roots[i])
     }
 
     /// The accepted root with identity `id`, if the set has one (a
@@ -312,8 +315,9 @@ impl RootSet {
     ///
     /// # Platform behavior
     ///
-    /// Linux reads the physical path from `/proc/self/fd`; elsewhere this
-    /// fails with `io` (unsupported).
+    /// The physical path comes from the descriptor: `/proc/self/fd` on
+    /// Linux, `F_GETPATH` on macOS, `GetFinalPathNameByHandleW` on Windows;
+    /// elsewhere this fails with `io` (unsupported).
     pub fn resolve<T: Target + ?Sized>(&self, target: &T) -> Result<ScopedPath, Error> {
         traced(|| ops::open::resolve(&target.select(self, Operation::Resolve)?))
     }

@@ -12,42 +12,125 @@
 //!   paths come from `/proc/self/fd`.
 //! - Other Unix: the library's own resolution ([`resolver`]; see its
 //!   platform notes for what differs without `O_PATH` and mount ids).
-//! - Windows: the crate compiles, but roots are rejected (`io`): the
-//!   semantics have not been written or tested for Windows paths.
+//!   macOS asks each root's volume whether it compares names
+//!   case-insensitively (`fpathconf`) and reads descriptor paths with
+//!   `F_GETPATH`; the BSDs have no descriptor paths.
+//! - Windows: cap-std beneath the directory handle (`NtCreateFile`
+//!   relative to it), identities from the volume serial number and file
+//!   index, descriptor paths from `GetFinalPathNameByHandleW`; no
+//!   descriptor limits; the hardening that refuses symlinks or mount
+//!   points is refused (`windows.rs`). Paths are read in their Windows
+//!   forms ([semantics 12](crate::semantics#12-windows)).
 
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(target_vendor = "apple")]
+mod macos;
 #[cfg(not(target_os = "linux"))]
 mod portable;
 #[cfg(unix)]
 mod resolver;
 #[cfg(unix)]
 mod unix;
-#[cfg(not(unix))]
-mod unsupported;
+#[cfg(windows)]
+mod windows;
 
 // Each function is chosen once, here.
 #[cfg(target_os = "linux")]
 pub(crate) use linux::{FdPaths, ancestors, fd_path, open_beneath, placement, resolved_path};
+#[cfg(target_vendor = "apple")]
+pub(crate) use macos::{fd_path, folding};
+#[cfg(not(any(target_os = "linux", target_vendor = "apple", windows)))]
+pub(crate) use portable::fd_path;
+#[cfg(all(unix, not(target_os = "linux")))]
+pub(crate) use portable::resolved_path;
 #[cfg(not(target_os = "linux"))]
-pub(crate) use portable::{FdPaths, ancestors, fd_path, placement, resolved_path};
+pub(crate) use portable::{FdPaths, ancestors, placement};
 #[cfg(all(unix, not(target_os = "linux")))]
 pub(crate) use resolver::open_beneath;
+#[cfg(all(unix, not(target_vendor = "apple")))]
+pub(crate) use unix::folding;
 #[cfg(unix)]
 pub(crate) use unix::{
     NAME_MAX, PATH_MAX, identity, identity_of_path, is_cross_device, kind_of, link_count, lstat_at,
     mkdir_at, nofile_limit, open_descriptors, os_reason, out_of_descriptors, rename_at, set_mode,
-    unlink_at,
+    sync_dir, unlink_at,
 };
-#[cfg(not(unix))]
-pub(crate) use unsupported::{
-    NAME_MAX, PATH_MAX, identity, identity_of_path, is_cross_device, kind_of, link_count, lstat_at,
-    mkdir_at, nofile_limit, open_beneath, open_descriptors, os_reason, out_of_descriptors,
-    rename_at, set_mode, unlink_at,
+#[cfg(windows)]
+pub(crate) use windows::{
+    NAME_MAX, PATH_MAX, fd_path, folding, identity, identity_of_path, is_cross_device, kind_of,
+    link_count, lstat_at, mkdir_at, nofile_limit, open_beneath, open_descriptors, os_reason,
+    out_of_descriptors, rename_at, resolved_path, set_mode, sync_dir, unlink_at,
 };
 
 use crate::options::Create;
 use crate::options::hardening::Hardening;
+
+/// How a platform spells an absolute path: what the parse layer reads an
+/// untrusted path as ([semantics 12](crate::semantics#12-windows)). Every
+/// style is parsed on every platform (the parsers are pure); the platform's
+/// own is [`PATH_STYLE`].
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PathStyle {
+    /// `/a/b`: the Unix systems.
+    Unix,
+    /// `C:\a\b`, `\\server\share\x`: Windows.
+    Windows,
+}
+
+/// The style of this platform's paths.
+#[cfg(windows)]
+pub(crate) const PATH_STYLE: PathStyle = PathStyle::Windows;
+/// The style of this platform's paths.
+#[cfg(not(windows))]
+pub(crate) const PATH_STYLE: PathStyle = PathStyle::Unix;
+
+/// How a volume compares names, as far as choosing a root goes
+/// ([semantics 5](crate::semantics#5-containment-and-the-choice-of-root)):
+/// never used to resolve a path beneath a root, which stays the kernel's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[allow(dead_code)] // each platform builds one or two; the tests fold with all
+pub(crate) enum Folding {
+    /// Names are compared byte for byte (Linux, case-sensitive volumes).
+    #[default]
+    Exact,
+    /// Case-insensitively (Windows).
+    Case,
+    /// Case-insensitively and insensitive to Unicode normalisation (NFC and
+    /// NFD spell one name: macOS case-insensitive volumes).
+    CaseAndNormalization,
+}
+
+/// Makes the symbolic link `link` to the directory `target` (for the tests
+/// of the layers above, which may not name a platform), when symbolic links
+/// work here ([`symlinks_work`]).
+#[cfg(test)]
+pub(crate) fn symlink_dir(target: &std::path::Path, link: &std::path::Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    return std::os::unix::fs::symlink(target, link);
+    #[cfg(windows)]
+    return std::os::windows::fs::symlink_dir(target, link);
+}
+
+/// Whether a directory symlink made by [`symlink_dir`] can be followed
+/// here: always on Unix; on Windows only with the privilege or developer
+/// mode, and not under Wine 8 (which makes links it cannot follow). The
+/// tests that build symlinks run only where it holds.
+#[cfg(test)]
+pub(crate) fn symlinks_work() -> bool {
+    static WORK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *WORK.get_or_init(|| {
+        let Ok(tmp) = tempfile::tempdir() else {
+            return false;
+        };
+        let (target, link) = (tmp.path().join("target"), tmp.path().join("link"));
+        std::fs::create_dir(&target).is_ok()
+            && symlink_dir(std::path::Path::new("target"), &link).is_ok()
+            && link.is_dir()
+    })
+}
 
 /// What a single open asks of the kernel.
 #[derive(Clone, Copy, Debug, Default)]
@@ -184,7 +267,7 @@ pub(crate) struct Identity {
 /// What an OS error code means for the checks (the error layer maps it to
 /// a reason).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(not(unix), allow(dead_code))] // Windows reports fewer of them
+#[cfg_attr(windows, allow(dead_code))] // Windows reports no EXDEV-like escape
 pub(crate) enum OsReason {
     /// `EXDEV`: a beneath-resolution led outside, or a mount was crossed.
     CrossDevice,

@@ -1,21 +1,22 @@
 //! Without `/proc/self/fd` and `statx` mount ids (macOS, the BSDs,
-//! Windows): a descriptor's path cannot be read, so a root's physical path
-//! comes from `canonicalize` checked against the open handle, and handles
-//! are never located by path (every check that needs it fails closed).
+//! Windows): where a root directory sits among its ancestors cannot be
+//! told, so every check that needs it fails closed; descriptor paths come
+//! from the platform's own call where it has one (macOS `F_GETPATH`,
+//! Windows `GetFinalPathNameByHandleW`), and not at all on the BSDs, where
+//! a root's physical path comes from `canonicalize` checked against the
+//! open handle.
 
 use std::io;
 use std::path::PathBuf;
 
-use cap_std::ambient_authority;
-use cap_std::fs::Dir;
-
 use super::Identity;
 
-/// Without `/proc/self/fd`, a descriptor's path is not available.
+/// The BSDs: a descriptor's path is not available.
+#[cfg(not(any(target_os = "linux", target_vendor = "apple", windows)))]
 pub(crate) fn fd_path<T>(_file: &T) -> io::Result<PathBuf> {
     Err(io::Error::new(
         io::ErrorKind::Unsupported,
-        "locating a descriptor's path is implemented on Linux only",
+        "locating a descriptor's path is not available on this platform",
     ))
 }
 
@@ -32,7 +33,7 @@ pub(crate) fn placement<T>(_dir: &T) -> io::Result<(Identity, u64)> {
     ancestors(&()).map(|_| unreachable!())
 }
 
-/// Descriptor paths, one look-up at a time ([`fd_path`]).
+/// Descriptor paths, one look-up at a time (the platform's `fd_path`).
 #[derive(Debug)]
 pub(crate) struct FdPaths;
 
@@ -45,14 +46,17 @@ impl FdPaths {
         Self
     }
 
-    pub(crate) fn path<T>(&mut self, file: &T) -> io::Result<PathBuf> {
-        fd_path(file)
+    pub(crate) fn path(&mut self, file: &std::fs::File) -> io::Result<PathBuf> {
+        super::fd_path(file)
     }
 }
 
 /// The physical path of an open root directory: `canonicalize`, then a
-/// check that it names the directory that was opened.
-pub(crate) fn resolved_path(dir: &Dir, given: &str) -> io::Result<PathBuf> {
+/// check that it names the directory that was opened (macOS, the BSDs).
+#[cfg(unix)]
+pub(crate) fn resolved_path(dir: &cap_std::fs::Dir, given: &str) -> io::Result<PathBuf> {
+    use cap_std::ambient_authority;
+    use cap_std::fs::Dir;
     let resolved = std::fs::canonicalize(given)?;
     let again = Dir::open_ambient_dir(&resolved, ambient_authority())?;
     if super::identity(&again)? != super::identity(dir)? {

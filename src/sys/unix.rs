@@ -168,6 +168,25 @@ pub(crate) fn out_of_descriptors(error: &io::Error) -> bool {
     error.raw_os_error() == Some(rustix::io::Errno::MFILE.raw_os_error())
 }
 
+/// How the volume of `dir` compares names: byte for byte (Linux and the
+/// BSDs; a case-insensitive file system mounted there, such as a FAT volume
+/// or an ext4 directory with the casefold attribute, is treated as
+/// case-sensitive, so a differently cased spelling of its root is refused).
+#[cfg(not(target_vendor = "apple"))]
+pub(crate) fn folding(_dir: &cap_std::fs::Dir) -> super::Folding {
+    super::Folding::Exact
+}
+
+/// Makes the renames in `dir` durable: `fsync` of the directory, reopened
+/// for reading (`dir` may be a location handle, which `fsync` refuses).
+pub(crate) fn sync_dir(dir: &cap_std::fs::Dir) -> io::Result<()> {
+    let how = super::How {
+        directory: true,
+        ..super::How::default()
+    };
+    super::open_beneath(dir, ".", &how)?.sync_all()
+}
+
 /// Whether `error` is `EXDEV` (two file systems, for a rename).
 pub(crate) fn is_cross_device(error: &io::Error) -> bool {
     error.raw_os_error() == Some(rustix::io::Errno::XDEV.raw_os_error())

@@ -15,21 +15,38 @@
 //! - [`plan`]: sequences of steps on one live-roots session and the model
 //!   of which tracked handles must be revoked;
 //! - [`check`]: the check functions shared by the tests and the fuzz
-//!   targets, which run the library against these oracles.
+//!   targets, which run the library against these oracles;
+//! - [`windows`]: the Windows-form corpus (`tests/data/windows_corpus.json`):
+//!   drive letters, separators, URI spellings and Windows aliases, with the
+//!   spellings of a temporary directory its rows are written in.
+//!
+//! On Windows only [`corpus`] and [`windows`] are built: the rest makes
+//! Unix trees.
 //!
 //! Only [`check`] uses the library; everything else is independent of it.
 //! The model follows the "Semantics" section of the crate's semantics page (`mcp_roots::semantics`),
 //! written for obvious correctness rather than speed.
 #![forbid(unsafe_code)]
 
+// The fixtures, the model and the checks build Unix trees (symlinks,
+// device and inode numbers); on Windows the kit is the corpus formats.
+#[cfg(unix)]
 pub mod check;
 pub mod corpus;
+#[cfg(unix)]
 pub mod fixture;
+#[cfg(unix)]
 pub mod generate;
+#[cfg(unix)]
 pub mod model;
+#[cfg(unix)]
 pub mod plan;
+pub mod windows;
 
 pub use corpus::{Case, Expect, Op, SetupOp};
+#[cfg(unix)]
 pub use fixture::{Fixture, TreeSnapshot};
+#[cfg(unix)]
 pub use generate::{Scenario, Scene};
+#[cfg(unix)]
 pub use model::{Verdict, judge};

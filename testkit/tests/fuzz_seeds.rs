@@ -8,6 +8,9 @@
 //! them from the shared escape corpus and the plan generator). Files a
 //! fuzzer later added (crashes kept as regressions) are replayed alike.
 
+// Builds Unix trees (the kit's fixtures and model exist on Unix only).
+#![cfg(unix)]
+
 use std::fs;
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,8 @@
 //! The reference model must give every corpus case its expected answer.
 
+// Builds Unix trees (the kit's fixtures and model exist on Unix only).
+#![cfg(unix)]
+
 use std::path::{Path, PathBuf};
 
 use testkit::corpus::{self, Case, Expect};

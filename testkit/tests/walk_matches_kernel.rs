@@ -2,6 +2,9 @@
 //! for the decoded path of every generated input, `walk` from `/` is
 //! compared with `stat` (following the last link) and `lstat` (not).
 
+// Builds Unix trees (the kit's fixtures and model exist on Unix only).
+#![cfg(unix)]
+
 use std::ffi::OsString;
 use std::fs;
 use std::io;

@@ -18,10 +18,10 @@ pub(crate) fn locate(
     paths: &mut sys::FdPaths,
 ) -> Option<RootId> {
     let path = paths.path(file).ok()?;
-    let path = path.to_str()?;
-    if let Some((root, _)) = set.locate_physical(path) {
+    if let Some(root) = set.locate_physical(&path) {
         return Some(root.id);
     }
-    let deleted = path.ends_with(" (deleted)") && sys::link_count(file).is_ok_and(|n| n == 0);
+    let deleted =
+        path.to_str()?.ends_with(" (deleted)") && sys::link_count(file).is_ok_and(|n| n == 0);
     (deleted && set.root_by_id(current).is_some()).then_some(current)
 }

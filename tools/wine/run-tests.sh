@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs the Windows test set under Wine: the library's unit tests (the
+# parsers, the root choice, sys/windows) and the integration tests that run
+# on Windows (the Windows-form corpus, the Windows operations), built for
+# x86_64-pc-windows-gnu with mingw. Prepares Wine first (tools/wine/setup.sh,
+# idempotent). Extra arguments go to every `cargo test` (e.g. -- --nocapture).
+#
+# Prints the seconds each step took.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+start=$SECONDS
+env_lines=$(tools/wine/setup.sh | tee /dev/stderr | grep -E '^[A-Z_0-9]+=')
+while IFS= read -r line; do export "${line?}"; done <<<"$env_lines"
+export WINEDEBUG=${WINEDEBUG:--all}
+export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml=}
+unset DISPLAY
+echo "wine tests: setup took $((SECONDS - start)) s"
+
+target=x86_64-pc-windows-gnu
+tests=(--lib --test windows_corpus --test windows_ops)
+
+step=$SECONDS
+cargo test --locked --target "$target" -p mcp-roots "${tests[@]}" --no-run
+echo "wine tests: build took $((SECONDS - step)) s"
+
+step=$SECONDS
+cargo test --locked --target "$target" -p mcp-roots "${tests[@]}" "$@"
+echo "wine tests: run took $((SECONDS - step)) s"
+echo "wine tests: $((SECONDS - start)) s in all"
