@@ -36,7 +36,10 @@
 //!
 //! Linux is the primary platform (`openat2`, `/proc/self/fd`); older kernels
 //! and other Unix systems use the library's own component-by-component
-//! resolution, with the same answers; Windows compiles but rejects every root.
+//! resolution, with the same answers; Windows resolves through cap-std
+//! beneath each root's handle, with Windows path forms and refusals
+//! ([semantics 12](crate::semantics)). Where the volume folds names
+//! (Windows; macOS volumes that say so), the root is chosen folded.
 //!
 //! # Features
 //!
