@@ -12,7 +12,7 @@ use mcp_roots::{RootSet, Roots, TrackedFile};
 
 use crate::measure::{
     Sample, Variant, alternate, alternate_sized, batch_size, cpu, cpu_ratios, emit, note, per_op,
-    process_cpu_ns, raise_nofile, timed_thread,
+    process_cpu_ns, raise_nofile, timed, timed_thread,
 };
 use crate::tree::{Tree, uri};
 use crate::{BATCH_MS, ROUNDS};
@@ -349,7 +349,13 @@ pub(crate) fn watch(tree: &Tree) {
             tailed(n, &std_op)
         }),
     ];
-    let s = alternate(ROUNDS, WATCH_BATCH_MS, &mut variants);
+    // Sized from the bare operations: the idle tail is not a cost of the
+    // operations and would shrink the batches to a few of them.
+    let n_tracked = batch_size(WATCH_BATCH_MS, &mut (Box::new(|n| timed(n, op)) as Variant));
+    let n_std = batch_size(WATCH_BATCH_MS, &mut (Box::new(|n| timed(n, std_op)) as Variant));
+    let mut sizes = [n_tracked; 7];
+    sizes[6] = n_std;
+    let s = alternate_sized(ROUNDS, &sizes, &mut variants);
     drop(variants);
     emit("watch.on_vs_off_1", &cpu_ratios(&s[1], &s[0]));
     emit("watch.on_vs_off_1000", &cpu_ratios(&s[3], &s[2]));
