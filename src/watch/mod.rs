@@ -57,7 +57,7 @@ use std::time::{Duration, Instant};
 
 use arc_swap::ArcSwap;
 use notify::event::{EventKind, ModifyKind};
-use notify::{RecommendedWatcher, RecursiveMode, Watcher};
+use notify::{Config, EventKindMask, RecommendedWatcher, RecursiveMode, Watcher};
 
 use crate::error::{Error, ErrorKind, Operation};
 use crate::live::Roots;
@@ -73,6 +73,19 @@ const POLL: Duration = Duration::from_millis(50);
 const QUIET: Duration = Duration::from_millis(10);
 /// The longest a rescan waits after the first relevant event of a burst.
 const MAX_WAIT: Duration = Duration::from_millis(50);
+
+/// The events asked of the kernel: creations, removals and renames, and
+/// nothing else (no opens, closes, reads, writes or metadata changes).
+/// notify 9 turns this into the inotify mask `IN_CREATE | IN_MOVED_TO |
+/// IN_DELETE | IN_MOVED_FROM | IN_MOVE_SELF` (and `IN_DELETE_SELF |
+/// IN_MOVE_SELF` on every watched directory); the kernel always adds
+/// `IN_Q_OVERFLOW`, `IN_IGNORED` and `IN_UNMOUNT`. `MODIFY_NAME` is
+/// needed besides `CREATE | REMOVE`: those two put `IN_MOVED_TO` and
+/// `IN_MOVED_FROM` in the mask, but notify delivers renames as
+/// `Modify(Name(_))` and drops them unless the mask has `MODIFY_NAME`.
+const EVENT_KINDS: EventKindMask = EventKindMask::CREATE
+    .union(EventKindMask::REMOVE)
+    .union(EventKindMask::MODIFY_NAME);
 
 /// What the watcher noticed. A server can log these or ask the client for
 /// `roots/list` again.
@@ -168,13 +181,15 @@ impl Roots {
         // Judged on notify's thread: irrelevant events never reach ours.
         let scope = Arc::new(ArcSwap::from_pointee(Scope::default()));
         let judge = scope.clone();
-        let watcher = notify::recommended_watcher(move |event| {
+        let handler = move |event| {
             let relevance = judge.load().judge(&event);
             if relevance != Relevance::Irrelevant {
                 let _ = events.send(Message::Fs(relevance, unwatched_by(&event)));
             }
-        })
-        .map_err(|e| watch_error(e, Path::new("/")))?;
+        };
+        let config = Config::default().with_event_kinds(EVENT_KINDS);
+        let watcher = RecommendedWatcher::new(handler, config)
+            .map_err(|e| watch_error(e, Path::new("/")))?;
         let mut state = State {
             roots: self.downgrade(),
             watcher,
@@ -445,4 +460,119 @@ fn roots_moved(installed: &Installed) -> bool {
         .roots()
         .iter()
         .any(|root| root.verify().is_none())
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use notify::event::RenameMode;
+    use std::os::unix::fs::PermissionsExt;
+
+    const PATIENCE: Duration = Duration::from_secs(10);
+
+    /// A watcher with the library's mask on `dirs`, and what it delivers.
+    fn watcher(dirs: &[&Path]) -> (RecommendedWatcher, Receiver<notify::Result<notify::Event>>) {
+        let (tx, rx) = mpsc::channel();
+        let config = Config::default().with_event_kinds(EVENT_KINDS);
+        let mut watcher = RecommendedWatcher::new(
+            move |event| {
+                let _ = tx.send(event);
+            },
+            config,
+        )
+        .expect("watcher");
+        for dir in dirs {
+            watcher
+                .watch(dir, RecursiveMode::NonRecursive)
+                .expect("watch");
+        }
+        (watcher, rx)
+    }
+
+    /// The events up to the first one of `kind` for `path` (included);
+    /// panics after [`PATIENCE`].
+    fn until(
+        rx: &Receiver<notify::Result<notify::Event>>,
+        kind: impl Fn(&EventKind) -> bool,
+        path: &Path,
+    ) -> Vec<notify::Event> {
+        let deadline = Instant::now() + PATIENCE;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let event = match rx.recv_timeout(left) {
+                Ok(event) => event.expect("no watcher error"),
+                Err(_) => panic!("no event for {path:?} within {PATIENCE:?}; got {seen:?}"),
+            };
+            let done = kind(&event.kind) && event.paths.iter().any(|p| p == path);
+            seen.push(event);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn renamed(kind: &EventKind) -> bool {
+        matches!(kind, EventKind::Modify(ModifyKind::Name(_)))
+    }
+
+    fn renamed_as(mode: RenameMode) -> impl Fn(&EventKind) -> bool {
+        move |kind| *kind == EventKind::Modify(ModifyKind::Name(mode))
+    }
+
+    #[test]
+    fn the_mask_delivers_creations_removals_and_renames_and_nothing_else() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let t = std::fs::canonicalize(tmp.path()).expect("canonical");
+        let (w, sub, out) = (t.join("w"), t.join("w/sub"), t.join("out"));
+        for dir in [&sub, &out] {
+            std::fs::create_dir_all(dir).expect("mkdir");
+        }
+        let f = w.join("f");
+        std::fs::write(&f, "f").expect("write");
+        let (_watcher, rx) = watcher(&[&w, &sub]);
+
+        // Opens, reads, writes, closes, metadata changes and listings: not
+        // asked of the kernel, so the creation after them is the first
+        // event (inotify delivers in order).
+        std::fs::read(&f).expect("read");
+        std::fs::write(&f, "g").expect("write");
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+        std::fs::read_dir(&w).expect("list").for_each(drop);
+        let sentinel = w.join("sentinel");
+        std::fs::write(&sentinel, "").expect("create");
+        let seen = until(&rx, |k| matches!(k, EventKind::Create(_)), &sentinel);
+        assert_eq!(seen.len(), 1, "events before the creation: {seen:?}");
+
+        // A rename within a watched directory.
+        let g = w.join("g");
+        std::fs::rename(&f, &g).expect("rename");
+        until(&rx, renamed_as(RenameMode::From), &f);
+        until(&rx, renamed_as(RenameMode::To), &g);
+        // Out to an unwatched directory, and back in from it: each seen at
+        // its watched end alone.
+        let away = out.join("g");
+        std::fs::rename(&g, &away).expect("rename out");
+        until(&rx, renamed_as(RenameMode::From), &g);
+        std::fs::rename(&away, &g).expect("rename in");
+        until(&rx, renamed_as(RenameMode::To), &g);
+        // Over an existing name.
+        std::fs::write(&f, "new").expect("create");
+        until(&rx, |k| matches!(k, EventKind::Create(_)), &f);
+        std::fs::rename(&f, &g).expect("rename over");
+        until(&rx, renamed_as(RenameMode::To), &g);
+        // A removal.
+        std::fs::remove_file(&g).expect("remove");
+        until(&rx, |k| matches!(k, EventKind::Remove(_)), &g);
+        // A watched directory moved away: its parent sees it leave, and
+        // the directory itself its own move (IN_MOVE_SELF).
+        std::fs::rename(&sub, out.join("sub")).expect("rename the directory");
+        let seen = until(&rx, renamed_as(RenameMode::From), &sub);
+        assert!(seen.iter().all(|e| renamed(&e.kind)), "{seen:?}");
+        // A watched directory removed.
+        let (_watcher, rx) = watcher(&[&out]);
+        std::fs::remove_dir_all(out.join("sub")).expect("remove the directory");
+        std::fs::remove_dir(&out).expect("remove the watched directory");
+        until(&rx, |k| matches!(k, EventKind::Remove(_)), &out);
+    }
 }
