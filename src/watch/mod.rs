@@ -46,6 +46,7 @@
 //! forgets those watches, installs them again if still wanted before the
 //! rescan runs, and the rescan catches what happened in between.
 
+mod located;
 mod scope;
 
 use std::collections::HashSet;
@@ -64,6 +65,7 @@ use crate::live::Roots;
 use crate::live::report::RescanReport;
 use crate::live::roots::{Inner, Installed};
 use crate::root::RootId;
+use located::{HandleDir, Located};
 use scope::{Relevance, Scope, Wanted};
 
 /// How often the watcher looks for new handles or a new root set.
@@ -198,6 +200,10 @@ impl Roots {
             scope,
             on_event: Box::new(on_event),
             seen: (u64::MAX, u64::MAX),
+            located: Located::default(),
+            dirs: Vec::new(),
+            stale: true,
+            degraded: false,
         };
         let refreshed = state.refresh(self);
         if let Some((dir, err)) = refreshed.failures.into_iter().next() {
@@ -240,6 +246,15 @@ struct State {
     on_event: Box<dyn Fn(ScopeEvent) + Send + Sync>,
     /// The generation and registry version the watch list was computed for.
     seen: (u64, u64),
+    /// Where the tracked handles were found.
+    located: Located,
+    /// The handle directories the watch list was computed for.
+    dirs: Vec<HandleDir>,
+    /// The watch list must be recomputed even if the handle directories
+    /// did not change (after a rescan).
+    stale: bool,
+    /// The last refresh could not watch some directory.
+    degraded: bool,
 }
 
 /// A rescan that is due: the relevant events since the last one.
@@ -324,8 +339,9 @@ impl State {
                 }
                 let report = roots.rescan();
                 self.report(&roots, &report);
-                // The handles may be elsewhere now.
-                self.seen.1 = u64::MAX;
+                // The handles may be elsewhere now (the rescan counted
+                // itself, so every handle is looked up again).
+                self.stale = true;
             }
             if self.refresh_and_report(&roots) {
                 pending.get_or_insert_with(|| Pending::found(Instant::now()));
@@ -393,16 +409,29 @@ impl State {
 
     /// Brings the watch list and the scope events are judged by in line
     /// with the roots and handles now, if either changed (or notify dropped
-    /// watches).
+    /// watches). A registry change looks up only the handles new since the
+    /// last refresh ([`Located`]), and rebuilds the watch list only when
+    /// the set of their directories changed.
     fn refresh(&mut self, roots: &Roots) -> Refreshed {
         let now = (roots.generation(), roots.inner().registry.version());
-        if now == self.seen && self.dropped.is_empty() {
+        if now == self.seen && self.dropped.is_empty() && !self.stale {
             return Refreshed::default();
         }
         let new_set = now.0 != self.seen.0;
         self.seen = now;
         let installed = roots.inner().installed();
-        let before = roots.inner().handle_dirs();
+        let (before, looked_up) = self.handle_dirs(roots, &installed);
+        let unchanged = !new_set && !self.stale && self.dropped.is_empty() && before == self.dirs;
+        self.stale = false;
+        if unchanged {
+            // The same directories: the watches and the scope stand. A new
+            // handle in one of them is covered by their events from now on;
+            // one that moved before it was looked up is a stray.
+            return Refreshed {
+                failures: Vec::new(),
+                rescan: scope::strays(&before),
+            };
+        }
         let wanted = Wanted::new(installed.pinned_paths(), &before);
         let mut rescan = wanted.strays;
         for dir in self.dropped.drain(..) {
@@ -421,17 +450,35 @@ impl State {
         for (dir, _) in &failures {
             self.watched.remove(dir);
         }
+        self.degraded = !failures.is_empty();
         self.scope
             .store(Arc::new(Scope::new(wanted, &self.watched)));
-        // What moved while the watches went in was judged by the old scope.
-        let after = roots.inner().handle_dirs();
+        // What moved while the watches went in was judged by the old scope:
+        // look the handles just looked up (and any new ones) up again.
+        self.located.forget_ids(&looked_up);
+        let (after, _) = self.handle_dirs(roots, &installed);
         rescan |= scope::strays(&after);
-        let known: HashSet<_> = before.iter().collect();
-        if !after.iter().all(|pair| known.contains(pair)) {
+        if after != before {
             self.seen.1 = u64::MAX;
         }
+        self.dirs = before;
         rescan |= new_set && roots_moved(&installed);
         Refreshed { failures, rescan }
+    }
+
+    /// The distinct directories of the tracked handles, sorted, and the
+    /// handles looked up from their descriptors to find them.
+    fn handle_dirs(&mut self, roots: &Roots, installed: &Installed) -> (Vec<HandleDir>, Vec<u64>) {
+        if self.degraded {
+            // Some directory is not watched: moves there have no events,
+            // so every handle is looked up again, every time.
+            self.located.forget();
+            let mut dirs = roots.inner().handle_dirs();
+            dirs.sort();
+            dirs.dedup();
+            return (dirs, Vec::new());
+        }
+        self.located.dirs(roots.inner(), installed)
     }
 }
 
