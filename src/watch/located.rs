@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::live::changes::Seen;
+use crate::set::index::FastState;
 use crate::live::roots::{Inner, Installed};
 use crate::root::RootId;
 
@@ -28,7 +29,7 @@ pub(super) struct Located {
     /// The count of replaces and rescans these look-ups are valid for.
     valid_for: Option<Seen>,
     /// Each live handle's root (as of its look-up) and directory.
-    by_id: HashMap<u64, (RootId, Arc<HandleDir>)>,
+    by_id: HashMap<u64, (RootId, Arc<HandleDir>), FastState>,
     /// One allocation per distinct directory.
     interned: HashSet<Arc<HandleDir>>,
 }
@@ -57,8 +58,10 @@ impl Located {
             self.forget();
             self.valid_for = Some(seen);
         }
-        let mut by_id = HashMap::with_capacity(self.by_id.len() + 1);
-        let mut distinct: HashSet<Arc<HandleDir>> = HashSet::new();
+        let mut by_id = HashMap::with_capacity_and_hasher(self.by_id.len() + 1, FastState::default());
+        // Keyed by address: one interned directory is one allocation.
+        let mut distinct: HashMap<*const HandleDir, Arc<HandleDir>, FastState> =
+            HashMap::default();
         let mut looked_up = Vec::new();
         for handle in inner.registry.handles() {
             let state = handle.lock();
@@ -86,13 +89,15 @@ impl Located {
                     self.intern((root.resolved.clone(), dir))
                 }
             };
-            distinct.insert(dir.clone());
+            distinct
+                .entry(Arc::as_ptr(&dir))
+                .or_insert_with(|| dir.clone());
             by_id.insert(handle.id, (state.root, dir));
         }
         self.by_id = by_id;
         // Drop the directories no handle is in any more.
         self.interned.retain(|dir| Arc::strong_count(dir) > 1);
-        let mut dirs: Vec<HandleDir> = distinct.iter().map(|dir| (**dir).clone()).collect();
+        let mut dirs: Vec<HandleDir> = distinct.values().map(|dir| (**dir).clone()).collect();
         dirs.sort();
         (dirs, looked_up)
     }
