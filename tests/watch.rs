@@ -221,8 +221,10 @@ fn a_root_renamed_over_is_gone_and_a_file_renamed_over_a_tracked_one_keeps_it() 
     for dir in ["top/mid/empty", "outside/new"] {
         std::fs::create_dir(w.p(dir)).expect("mkdir");
     }
-    w.roots
-        .replace(RootSet::from_uris([w.p("top/mid/root"), w.p("top/mid/empty")]));
+    w.roots.replace(RootSet::from_uris([
+        w.p("top/mid/root"),
+        w.p("top/mid/empty"),
+    ]));
     std::fs::write(w.p("outside/o.txt"), "o").expect("write");
     let mut over = w.open("top/mid/root/x.txt");
     w.settle();

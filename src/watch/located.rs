@@ -16,9 +16,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::live::changes::Seen;
-use crate::set::index::FastState;
 use crate::live::roots::{Inner, Installed};
 use crate::root::RootId;
+use crate::set::index::FastState;
 
 /// A tracked handle's root directory and the directory holding it now,
 /// both physical.
@@ -52,16 +52,20 @@ impl Located {
 
     /// The distinct directories of the live tracked handles, sorted, and
     /// the ids of the handles looked up from their descriptors by this call.
-    pub(super) fn dirs(&mut self, inner: &Inner, installed: &Installed) -> (Vec<HandleDir>, Vec<u64>) {
+    pub(super) fn dirs(
+        &mut self,
+        inner: &Inner,
+        installed: &Installed,
+    ) -> (Vec<HandleDir>, Vec<u64>) {
         let seen = inner.changes.seen();
         if self.valid_for != Some(seen) {
             self.forget();
             self.valid_for = Some(seen);
         }
-        let mut by_id = HashMap::with_capacity_and_hasher(self.by_id.len() + 1, FastState::default());
+        let mut by_id =
+            HashMap::with_capacity_and_hasher(self.by_id.len() + 1, FastState::default());
         // Keyed by address: one interned directory is one allocation.
-        let mut distinct: HashMap<*const HandleDir, Arc<HandleDir>, FastState> =
-            HashMap::default();
+        let mut distinct: HashMap<*const HandleDir, Arc<HandleDir>, FastState> = HashMap::default();
         let mut looked_up = Vec::new();
         for handle in inner.registry.handles() {
             let state = handle.lock();
@@ -109,5 +113,59 @@ impl Located {
         let dir = Arc::new(dir);
         self.interned.insert(dir.clone());
         dir
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::live::Roots;
+    use crate::set::RootSet;
+
+    #[test]
+    fn handles_are_looked_up_once_until_a_rescan_or_replace() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let t = std::fs::canonicalize(tmp.path()).expect("canonical");
+        let root = t.join("root");
+        std::fs::create_dir_all(root.join("d")).expect("mkdir");
+        for file in ["a", "d/b", "d/c"] {
+            std::fs::write(root.join(file), file).expect("write");
+        }
+        let roots = Roots::default();
+        let uri = format!("file://{}", root.display());
+        roots.replace(RootSet::from_uris([uri.as_str()]));
+        let open = |rel: &str| {
+            let path = root.join(rel);
+            roots
+                .load()
+                .open(path.to_str().expect("utf-8"))
+                .expect("open")
+        };
+        let (_a, _b) = (open("a"), open("d/b"));
+        let mut located = Located::default();
+        let dirs = |located: &mut Located| located.dirs(roots.inner(), &roots.inner().installed());
+        let both = vec![(root.clone(), root.clone()), (root.clone(), root.join("d"))];
+        let (found, looked_up) = dirs(&mut located);
+        assert_eq!((found.as_slice(), looked_up.len()), (both.as_slice(), 2));
+        // Nothing new: nothing looked up.
+        assert_eq!(dirs(&mut located), (both.clone(), Vec::new()));
+        // A new handle beside one already known: only it.
+        let c = open("d/c");
+        let (found, looked_up) = dirs(&mut located);
+        assert_eq!((found, looked_up.len()), (both.clone(), 1));
+        // A closed one is forgotten; its directory too once empty.
+        drop(_a);
+        let (found, looked_up) = dirs(&mut located);
+        assert_eq!((found.as_slice(), looked_up.len()), (&both[1..], 0));
+        // A rescan may have found handles elsewhere: all looked up again.
+        std::fs::rename(root.join("d"), root.join("e")).expect("rename");
+        roots.rescan();
+        let (found, looked_up) = dirs(&mut located);
+        assert_eq!(found, [(root.clone(), root.join("e"))]);
+        assert_eq!(looked_up.len(), 2);
+        // As does a replace.
+        roots.replace(RootSet::from_uris([uri.as_str()]));
+        assert_eq!(dirs(&mut located).1.len(), 2);
+        drop(c);
     }
 }
