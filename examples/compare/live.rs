@@ -352,7 +352,10 @@ pub(crate) fn watch(tree: &Tree) {
     // Sized from the bare operations: the idle tail is not a cost of the
     // operations and would shrink the batches to a few of them.
     let n_tracked = batch_size(WATCH_BATCH_MS, &mut (Box::new(|n| timed(n, op)) as Variant));
-    let n_std = batch_size(WATCH_BATCH_MS, &mut (Box::new(|n| timed(n, std_op)) as Variant));
+    let n_std = batch_size(
+        WATCH_BATCH_MS,
+        &mut (Box::new(|n| timed(n, std_op)) as Variant),
+    );
     let mut sizes = [n_tracked; 7];
     sizes[6] = n_std;
     let s = alternate_sized(ROUNDS, &sizes, &mut variants);
@@ -404,9 +407,15 @@ fn revocation(tree: &Tree) {
             let roots = Roots::default();
             roots.replace(RootSet::from_uris([uri(&root)]));
             let snapshot = roots.load();
-            let file = snapshot.open(crate::tree::path_str(&root.join("d/f.txt"))).unwrap();
+            let file = snapshot
+                .open(crate::tree::path_str(&root.join("d/f.txt")))
+                .unwrap();
             let keep: Vec<TrackedFile> = (0..1000)
-                .map(|_| snapshot.open(crate::tree::path_str(&root.join("h/keep.txt"))).unwrap())
+                .map(|_| {
+                    snapshot
+                        .open(crate::tree::path_str(&root.join("h/keep.txt")))
+                        .unwrap()
+                })
                 .collect();
             drop(snapshot);
             let _guard = roots.watch(|_| {}).unwrap();
@@ -417,7 +426,9 @@ fn revocation(tree: &Tree) {
                 FloodIn::Holder => Some(Flood::start(&root.join("h"))),
             };
             // Meet the watcher's waits at different points.
-            std::thread::sleep(std::time::Duration::from_micros(1_500 * rep as u64 % 60_000));
+            std::thread::sleep(std::time::Duration::from_micros(
+                1_500 * rep as u64 % 60_000,
+            ));
             let since = Instant::now();
             std::fs::rename(root.join("d"), out.join("d")).unwrap();
             while file.revoked().is_none() {

@@ -487,12 +487,17 @@ impl State {
         self.scope
             .store(Arc::new(Scope::new(wanted, &self.watched)));
         // What moved while the watches went in was judged by the old scope:
-        // look the handles just looked up (and any new ones) up again.
-        self.located.forget_ids(&looked_up);
-        let (after, _) = self.handle_dirs(roots, &installed);
-        rescan |= scope::strays(&after);
-        if after != before {
-            self.seen.1 = u64::MAX;
+        // look the handles just looked up (and any new ones) up again,
+        // unless their directories are the ones the old scope already held
+        // handles in (after a rescan, typically), whose moves it judged
+        // relevant too (and every directory could be watched).
+        if before != self.dirs || self.degraded {
+            self.located.forget_ids(&looked_up);
+            let (after, _) = self.handle_dirs(roots, &installed);
+            rescan |= scope::strays(&after);
+            if after != before {
+                self.seen.1 = u64::MAX;
+            }
         }
         self.dirs = before;
         rescan |= new_set && roots_moved(&installed);
