@@ -80,12 +80,13 @@ fn revoked(file: &mut TrackedFile) -> bool {
     file.read(&mut [0; 4]).is_err() && file.revoked() == Some(ErrorKind::ScopeLost)
 }
 
-#[test]
-fn a_root_renamed_away_is_gone_and_comes_back() {
+/// The root renamed to `away` and back: gone with its handle revoked, then
+/// back.
+fn gone_and_back(away: &str) {
     let w = Watched::new();
     let mut held = w.open("top/mid/root/x.txt");
     w.settle();
-    w.rename("top/mid/root", "top/mid/moved");
+    w.rename("top/mid/root", away);
     w.expect("RootGone", |e| matches!(e, ScopeEvent::RootGone { .. }));
     w.expect("HandleRevoked", |e| {
         matches!(e, ScopeEvent::HandleRevoked { .. })
@@ -94,12 +95,23 @@ fn a_root_renamed_away_is_gone_and_comes_back() {
     let err = w.roots.load().open(&w.p("top/mid/root/x.txt")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::RootGone);
 
-    w.rename("top/mid/moved", "top/mid/root");
+    w.rename(away, "top/mid/root");
     w.expect("RootBack", |e| matches!(e, ScopeEvent::RootBack { .. }));
     w.roots
         .load()
         .open(&w.p("top/mid/root/x.txt"))
         .expect("open after the root came back");
+}
+
+#[test]
+fn a_root_renamed_away_is_gone_and_comes_back() {
+    gone_and_back("top/mid/moved");
+}
+
+#[test]
+fn a_root_moved_to_an_unwatched_directory_and_back_is_gone_then_back() {
+    // Each rename is seen only at one end: its other end is not watched.
+    gone_and_back("outside/stash");
 }
 
 #[test]
@@ -196,23 +208,6 @@ fn a_tracked_file_renamed_out_is_revoked_and_one_renamed_within_is_kept() {
         .expect("a file renamed within its root stays");
     assert_eq!(text, "y");
     assert_eq!(kept.path().expect("located").rel(), "d/y2.txt");
-}
-
-#[test]
-fn a_root_moved_to_an_unwatched_directory_and_back_is_gone_then_back() {
-    let w = Watched::new();
-    let mut held = w.open("top/mid/root/x.txt");
-    w.settle();
-    // Each rename is seen only at one end: its other end is not watched.
-    w.rename("top/mid/root", "outside/stash");
-    w.expect("RootGone", |e| matches!(e, ScopeEvent::RootGone { .. }));
-    assert!(revoked(&mut held));
-    w.rename("outside/stash", "top/mid/root");
-    w.expect("RootBack", |e| matches!(e, ScopeEvent::RootBack { .. }));
-    w.roots
-        .load()
-        .open(&w.p("top/mid/root/x.txt"))
-        .expect("open after the root came back");
 }
 
 #[test]
