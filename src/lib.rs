@@ -44,8 +44,10 @@
 //! # Features
 //!
 //! - `watch` (default): [`Roots::watch`] watches the disk (through
-//!   `notify`) and rescans when a root, a root's ancestor or a tracked
-//!   file's directory is moved or removed. Without it the crate has no
+//!   `notify`, pinned to `=9.0.0-rc.7`, the first release whose watcher
+//!   can ask the kernel for creations, removals and renames alone) and
+//!   rescans when a root, a root's ancestor or a tracked file's directory
+//!   is moved or removed. Without it the crate has no
 //!   watcher thread and no `notify` dependency; rescans are the server's
 //!   to call ([`Roots::rescan`]).
 //!

@@ -80,12 +80,13 @@ fn revoked(file: &mut TrackedFile) -> bool {
     file.read(&mut [0; 4]).is_err() && file.revoked() == Some(ErrorKind::ScopeLost)
 }
 
-#[test]
-fn a_root_renamed_away_is_gone_and_comes_back() {
+/// The root renamed to `away` and back: gone with its handle revoked, then
+/// back.
+fn gone_and_back(away: &str) {
     let w = Watched::new();
     let mut held = w.open("top/mid/root/x.txt");
     w.settle();
-    w.rename("top/mid/root", "top/mid/moved");
+    w.rename("top/mid/root", away);
     w.expect("RootGone", |e| matches!(e, ScopeEvent::RootGone { .. }));
     w.expect("HandleRevoked", |e| {
         matches!(e, ScopeEvent::HandleRevoked { .. })
@@ -94,12 +95,23 @@ fn a_root_renamed_away_is_gone_and_comes_back() {
     let err = w.roots.load().open(&w.p("top/mid/root/x.txt")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::RootGone);
 
-    w.rename("top/mid/moved", "top/mid/root");
+    w.rename(away, "top/mid/root");
     w.expect("RootBack", |e| matches!(e, ScopeEvent::RootBack { .. }));
     w.roots
         .load()
         .open(&w.p("top/mid/root/x.txt"))
         .expect("open after the root came back");
+}
+
+#[test]
+fn a_root_renamed_away_is_gone_and_comes_back() {
+    gone_and_back("top/mid/moved");
+}
+
+#[test]
+fn a_root_moved_to_an_unwatched_directory_and_back_is_gone_then_back() {
+    // Each rename is seen only at one end: its other end is not watched.
+    gone_and_back("outside/stash");
 }
 
 #[test]
@@ -171,4 +183,65 @@ fn the_watcher_survives_a_burst_and_follows_replace() {
         ScopeEvent::RootGone { uri, .. } => assert!(uri.ends_with("/other")),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn a_tracked_file_renamed_out_is_revoked_and_one_renamed_within_is_kept() {
+    let w = Watched::new();
+    let mut out = w.open("top/mid/root/x.txt");
+    let mut kept = w.open("top/mid/root/d/y.txt");
+    w.settle();
+    // Within the root: the watcher rescans (a rename where a handle is)
+    // and keeps the handle.
+    w.rename("top/mid/root/d/y.txt", "top/mid/root/d/y2.txt");
+    // Out to a directory nobody watches: only the root sees it leave.
+    w.rename("top/mid/root/x.txt", "outside/x.txt");
+    match w.expect("HandleRevoked", |e| {
+        matches!(e, ScopeEvent::HandleRevoked { .. })
+    }) {
+        ScopeEvent::HandleRevoked { path, .. } => assert_eq!(path, "x.txt"),
+        other => panic!("{other:?}"),
+    }
+    assert!(revoked(&mut out));
+    let mut text = String::new();
+    kept.read_to_string(&mut text)
+        .expect("a file renamed within its root stays");
+    assert_eq!(text, "y");
+    assert_eq!(kept.path().expect("located").rel(), "d/y2.txt");
+}
+
+#[test]
+fn a_root_renamed_over_is_gone_and_a_file_renamed_over_a_tracked_one_keeps_it() {
+    let w = Watched::new();
+    for dir in ["top/mid/empty", "outside/new"] {
+        std::fs::create_dir(w.p(dir)).expect("mkdir");
+    }
+    w.roots.replace(RootSet::from_uris([
+        w.p("top/mid/root"),
+        w.p("top/mid/empty"),
+    ]));
+    std::fs::write(w.p("outside/o.txt"), "o").expect("write");
+    let mut over = w.open("top/mid/root/x.txt");
+    w.settle();
+    // A file moved in over a tracked one: the tracked file is unlinked and
+    // stays with its root (a deleted file has left no root).
+    w.rename("outside/o.txt", "top/mid/root/x.txt");
+    // An empty root replaced by another directory renamed over it.
+    w.rename("outside/new", "top/mid/empty");
+    match w.expect("RootGone", |e| matches!(e, ScopeEvent::RootGone { .. })) {
+        ScopeEvent::RootGone { uri, .. } => assert!(uri.ends_with("/top/mid/empty"), "{uri}"),
+        other => panic!("{other:?}"),
+    }
+    let mut text = String::new();
+    over.read_to_string(&mut text)
+        .expect("a tracked file renamed over is kept");
+    assert_eq!(text, "x");
+    let mut now = String::new();
+    w.roots
+        .load()
+        .open(&w.p("top/mid/root/x.txt"))
+        .expect("open the file now at that name")
+        .read_to_string(&mut now)
+        .expect("read");
+    assert_eq!(now, "o");
 }

@@ -11,8 +11,8 @@ use std::time::Instant;
 use mcp_roots::{RootSet, Roots, TrackedFile};
 
 use crate::measure::{
-    Sample, Variant, alternate, alternate_sized, batch_size, cpu_ratios, emit, note, per_op,
-    process_cpu_ns, timed, timed_thread,
+    Sample, Variant, alternate, alternate_sized, batch_size, cpu, cpu_ratios, emit, note, per_op,
+    process_cpu_ns, raise_nofile, timed, timed_thread,
 };
 use crate::tree::{Tree, uri};
 use crate::{BATCH_MS, ROUNDS};
@@ -291,25 +291,49 @@ fn spin() {
     black_box(x);
 }
 
+/// Longer than the watcher's poll (50 ms): a batch of the watch scenario
+/// ends with this much idle time inside its measurement, so that the
+/// refresh the batch's opens and closes cause is charged to it.
+const WATCH_TAIL: std::time::Duration = std::time::Duration::from_millis(70);
+/// Wall time of one batch of the watch scenario: several watcher polls.
+const WATCH_BATCH_MS: f64 = 200.0;
+
 pub(crate) fn watch(tree: &Tree) {
-    let file_uri = uri(&tree.target());
+    raise_nofile();
+    let file = tree.target();
+    let file_uri = uri(&file);
     let roots = Roots::default();
     roots.replace(RootSet::from_uris([uri(&tree.target_root())]));
     let op = || drop(roots.load().open(black_box(file_uri.as_str())).unwrap());
+    let std_op = || {
+        let f = File::open(black_box(&file)).unwrap();
+        black_box(f.metadata().unwrap());
+    };
     let hold = |count: usize| -> Vec<TrackedFile> {
         let snapshot = roots.load();
         (0..count)
             .map(|_| snapshot.open(file_uri.as_str()).unwrap())
             .collect()
     };
+    // Both sides hold the same handles and end with the same idle tail;
+    // the watcher (started before the clock, stopped after it) is the
+    // only difference.
+    let tailed = |n: usize, op: &dyn Fn()| -> Sample {
+        let (c0, w0) = (process_cpu_ns(), Instant::now());
+        for _ in 0..n {
+            op();
+        }
+        std::thread::sleep(WATCH_TAIL);
+        per_op(n, process_cpu_ns() - c0, w0.elapsed().as_nanos() as u64)
+    };
     let off = |n: usize, held: usize| -> Sample {
         let _held = hold(held);
-        timed(n, op)
+        tailed(n, &op)
     };
     let on = |n: usize, held: usize| -> Sample {
         let _held = hold(held);
         let guard = roots.watch(|_| {}).unwrap();
-        let sample = timed(n, op);
+        let sample = tailed(n, &op);
         drop(guard);
         sample
     };
@@ -318,8 +342,154 @@ pub(crate) fn watch(tree: &Tree) {
         Box::new(|n| on(n, 1)),
         Box::new(|n| off(n, 1000)),
         Box::new(|n| on(n, 1000)),
+        Box::new(|n| off(n, 10_000)),
+        Box::new(|n| on(n, 10_000)),
+        Box::new(|n| {
+            let _held = hold(1);
+            tailed(n, &std_op)
+        }),
     ];
-    let s = alternate(ROUNDS, BATCH_MS * 2.0, &mut variants);
+    // Sized from the bare operations: the idle tail is not a cost of the
+    // operations and would shrink the batches to a few of them.
+    let n_tracked = batch_size(WATCH_BATCH_MS, &mut (Box::new(|n| timed(n, op)) as Variant));
+    let n_std = batch_size(
+        WATCH_BATCH_MS,
+        &mut (Box::new(|n| timed(n, std_op)) as Variant),
+    );
+    let mut sizes = [n_tracked; 7];
+    sizes[6] = n_std;
+    let s = alternate_sized(ROUNDS, &sizes, &mut variants);
+    drop(variants);
     emit("watch.on_vs_off_1", &cpu_ratios(&s[1], &s[0]));
     emit("watch.on_vs_off_1000", &cpu_ratios(&s[3], &s[2]));
+    emit("watch.on_vs_off_10000", &cpu_ratios(&s[5], &s[4]));
+    emit("watch.off_vs_std_fstat", &cpu_ratios(&s[0], &s[6]));
+    emit("watch.on_vs_std_fstat", &cpu_ratios(&s[1], &s[6]));
+    emit("watch.off_ns", &cpu(&s[0]));
+    emit("watch.on_ns", &cpu(&s[1]));
+    revocation(tree);
+}
+
+/// Runs per revocation row.
+const REVOCATIONS: usize = 40;
+
+/// Where a flood of creations and deletions runs during a revocation.
+#[derive(Clone, Copy)]
+enum FloodIn {
+    Nowhere,
+    /// The root itself.
+    Root,
+    /// The directory holding the tracked file (every deletion there is
+    /// relevant, so rescans run all along).
+    Holder,
+}
+
+/// How long from a move of a tracked file's directory out of its root to
+/// the handle's revocation, with the watcher running (wall clock, in ms),
+/// 1,000 other tracked handles held beside it, with or without a flood.
+fn revocation(tree: &Tree) {
+    let base = tree.work_dir("revocation");
+    for (name, flood_in) in [
+        ("none", FloodIn::Nowhere),
+        ("root", FloodIn::Root),
+        ("holder", FloodIn::Holder),
+    ] {
+        let mut latencies = Vec::with_capacity(REVOCATIONS);
+        let mut rates = Vec::new();
+        for rep in 0..REVOCATIONS {
+            let top = base.join(format!("{name}-{rep}"));
+            let (root, out) = (top.join("root"), top.join("out"));
+            std::fs::create_dir_all(root.join("d")).unwrap();
+            std::fs::create_dir_all(root.join("h")).unwrap();
+            std::fs::create_dir_all(&out).unwrap();
+            std::fs::write(root.join("d/f.txt"), "f").unwrap();
+            std::fs::write(root.join("h/keep.txt"), "k").unwrap();
+            let roots = Roots::default();
+            roots.replace(RootSet::from_uris([uri(&root)]));
+            let snapshot = roots.load();
+            let file = snapshot
+                .open(crate::tree::path_str(&root.join("d/f.txt")))
+                .unwrap();
+            let keep: Vec<TrackedFile> = (0..1000)
+                .map(|_| {
+                    snapshot
+                        .open(crate::tree::path_str(&root.join("h/keep.txt")))
+                        .unwrap()
+                })
+                .collect();
+            drop(snapshot);
+            let _guard = roots.watch(|_| {}).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(150));
+            let flood = match flood_in {
+                FloodIn::Nowhere => None,
+                FloodIn::Root => Some(Flood::start(&root)),
+                FloodIn::Holder => Some(Flood::start(&root.join("h"))),
+            };
+            // Meet the watcher's waits at different points.
+            std::thread::sleep(std::time::Duration::from_micros(
+                1_500 * rep as u64 % 60_000,
+            ));
+            let since = Instant::now();
+            std::fs::rename(root.join("d"), out.join("d")).unwrap();
+            while file.revoked().is_none() {
+                assert!(since.elapsed().as_secs() < 10, "not revoked within 10 s");
+                std::thread::sleep(std::time::Duration::from_micros(200));
+            }
+            latencies.push(since.elapsed().as_secs_f64() * 1e3);
+            if let Some(flood) = flood {
+                rates.push(flood.finish());
+            }
+            drop(keep);
+        }
+        let _ = std::fs::remove_dir_all(&base);
+        std::fs::create_dir_all(&base).unwrap();
+        let mut sorted = latencies.clone();
+        sorted.sort_by(f64::total_cmp);
+        let p99 = sorted[((0.99 * sorted.len() as f64).ceil() as usize).max(1) - 1];
+        emit(&format!("watch.revoke_{name}_ms"), &latencies);
+        emit(&format!("watch.revoke_{name}_p99_ms"), &[p99]);
+        if !rates.is_empty() {
+            emit(&format!("watch.flood_{name}_per_s"), &rates);
+        }
+    }
+}
+
+/// Creations and deletions of eight names in one directory, paced at
+/// 15,000 a second (as in tests/watch_flood.rs), on a thread of its own.
+struct Flood {
+    stop: std::sync::Arc<AtomicBool>,
+    thread: thread::JoinHandle<f64>,
+}
+
+impl Flood {
+    fn start(dir: &std::path::Path) -> Self {
+        const RATE: f64 = 15_000.0;
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let names: Vec<_> = (0..8).map(|i| dir.join(format!("flood-{i}"))).collect();
+        let flag = stop.clone();
+        let thread = thread::spawn(move || {
+            let started = Instant::now();
+            let mut done = 0u64;
+            while !flag.load(Ordering::Relaxed) {
+                for name in &names {
+                    done += u64::from(File::create(name).is_ok());
+                    done += u64::from(std::fs::remove_file(name).is_ok());
+                }
+                let due = started + std::time::Duration::from_secs_f64(done as f64 / RATE);
+                if let Some(ahead) = due.checked_duration_since(Instant::now()) {
+                    thread::sleep(ahead);
+                }
+            }
+            done as f64 / started.elapsed().as_secs_f64()
+        });
+        // Under way before the move.
+        thread::sleep(std::time::Duration::from_millis(20));
+        Self { stop, thread }
+    }
+
+    /// Stops it: its rate, creations plus deletions per second.
+    fn finish(self) -> f64 {
+        self.stop.store(true, Ordering::Relaxed);
+        self.thread.join().unwrap()
+    }
 }

@@ -51,6 +51,8 @@ enum Unit {
     Fstats,
     Bytes,
     Ns,
+    /// Milliseconds (wall clock).
+    Ms,
     PerSecond,
 }
 
@@ -71,7 +73,7 @@ const fn row(label: &'static str, key: &'static str, unit: Unit, target: Target)
 }
 
 use Target::{AtLeast, AtMost};
-use Unit::{Bytes, Fstats, Ns, PerSecond, Times};
+use Unit::{Bytes, Fstats, Ms, Ns, PerSecond, Times};
 
 #[rustfmt::skip]
 const SECTIONS: &[(&str, &[Row])] = &[
@@ -140,6 +142,21 @@ const SECTIONS: &[(&str, &[Row])] = &[
     ("watch: process CPU per tracked open, watch on / off", &[
         row("1 other tracked handle held", "watch.on_vs_off_1", Times, Target::None),
         row("1,000 other tracked handles held", "watch.on_vs_off_1000", Times, Target::None),
+        row("10,000 other tracked handles held", "watch.on_vs_off_10000", Times, Target::None),
+        row("tracked open, watch off / (File::open + fstat)", "watch.off_vs_std_fstat", Times, Target::None),
+        row("tracked open, watch on / (File::open + fstat)", "watch.on_vs_std_fstat", Times, Target::None),
+        row("tracked open, watch off, CPU per open", "watch.off_ns", Ns, Target::None),
+        row("tracked open, watch on, CPU per open", "watch.on_ns", Ns, Target::None),
+    ]),
+    ("watch: a directory moved out of its root → its tracked file revoked (wall clock, 1,000 other handles held)", &[
+        row("no flood: p50 (quartiles)", "watch.revoke_none_ms", Ms, AtMost(20.0)),
+        row("no flood: p99", "watch.revoke_none_p99_ms", Ms, AtMost(100.0)),
+        row("flood in the root: p50 (quartiles)", "watch.revoke_root_ms", Ms, AtMost(20.0)),
+        row("flood in the root: p99", "watch.revoke_root_p99_ms", Ms, AtMost(100.0)),
+        row("flood in the root: creations+deletions per second", "watch.flood_root_per_s", PerSecond, Target::None),
+        row("flood where the handles are: p50 (quartiles)", "watch.revoke_holder_ms", Ms, AtMost(20.0)),
+        row("flood where the handles are: p99", "watch.revoke_holder_p99_ms", Ms, AtMost(100.0)),
+        row("flood where the handles are: creations+deletions per second", "watch.flood_holder_per_s", PerSecond, Target::None),
     ]),
     ("replace + rescan with 10,000 tracked handles (in fstats per handle)", &[
         row("replace, none affected: per unaffected handle", "rescan.unaffected_fstats", Fstats, AtMost(0.05)),
@@ -170,6 +187,7 @@ fn value(v: f64, unit: Unit) -> String {
         Fstats => format!("{v:.2}"),
         Bytes => format!("{v:.0} B"),
         Ns => format!("{v:.0} ns"),
+        Ms => format!("{v:.1} ms"),
         PerSecond => format!("{v:.0}/s"),
     }
 }

@@ -5,9 +5,14 @@
 //! directory and every ancestor up to `/` (of the path the client gave and
 //! of the resolved path, and the directories holding the symlinks met while
 //! resolving it), and the directories from a root down to each tracked
-//! handle's directory. The watch list is recomputed every [`POLL`]
-//! (50 ms) when the root set or the tracked handles changed, and after every
-//! rescan.
+//! handle's directory. Every [`POLL`] (50 ms) in which the root set or
+//! the tracked handles changed, the watcher looks up the directories of the
+//! handles new since its last look (one descriptor look-up each; the others
+//! keep theirs until a replace or a rescan, see `located.rs`), and
+//! recomputes the watch list if the root set or the set of handle
+//! directories changed; after every rescan it looks every handle up and
+//! recomputes the list. A tracked open or close in a directory already
+//! watched costs the watcher a walk over the registry, no system call.
 //!
 //! Each event is judged on arrival, on notify's thread, by its kind and its
 //! paths against those chains (see [`scope`]): a rename or removal of a
@@ -45,7 +50,36 @@
 //! every watched path below it), even when it comes back: the watcher
 //! forgets those watches, installs them again if still wanted before the
 //! rescan runs, and the rescan catches what happened in between.
+//!
+//! # notify, pinned, and the kernel's mask
+//!
+//! The kernel is asked only for the events that can change an answer:
+//! [`EVENT_KINDS`] is `CREATE | REMOVE | MODIFY_NAME`, which notify makes
+//! the inotify mask `IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM |
+//! IN_MOVE_SELF`, with `IN_DELETE_SELF | IN_MOVE_SELF` on each watched
+//! directory (the kernel always reports `IN_Q_OVERFLOW`, `IN_IGNORED` and
+//! `IN_UNMOUNT`). Opens, closes, reads, writes and metadata changes are
+//! never queued, so a tracked open in a watched directory does not wake
+//! notify's thread or this one. notify 8 always asked for `IN_OPEN`,
+//! `IN_CLOSE_WRITE`, `IN_MODIFY` and `IN_ATTRIB` as well, and each open
+//! in a watched directory then cost an event read and dropped: 2.2 to
+//! 2.7 times the CPU of the same open without the watcher.
+//!
+//! That mask exists from notify 9, released so far only as candidates, so
+//! the dependency is pinned to one, `=9.0.0-rc.7`: a caret requirement
+//! would take any later candidate or 9.0.0 by itself, and what this
+//! module relies on is how that release turns a mask into kernel flags
+//! and events, which candidates may change. In rc.7, `CREATE` and `REMOVE`
+//! put `IN_MOVED_TO` and `IN_MOVED_FROM` into the kernel's mask, but notify
+//! delivers every rename as `Modify(Name(_))` and drops those unless the
+//! mask also has `MODIFY_NAME`: without it, renames would reach the kernel
+//! and never this module. Moving to another notify release means checking
+//! that again: the unit test beside this module asserts what the mask
+//! delivers (and that opens, writes and metadata changes are not), and
+//! `tests/watch.rs` and `tests/watch_flood.rs` move roots, directories and
+//! files away, back and over.
 
+mod located;
 mod scope;
 
 use std::collections::HashSet;
@@ -57,13 +91,14 @@ use std::time::{Duration, Instant};
 
 use arc_swap::ArcSwap;
 use notify::event::{EventKind, ModifyKind};
-use notify::{RecommendedWatcher, RecursiveMode, Watcher};
+use notify::{Config, EventKindMask, RecommendedWatcher, RecursiveMode, Watcher};
 
 use crate::error::{Error, ErrorKind, Operation};
 use crate::live::Roots;
 use crate::live::report::RescanReport;
 use crate::live::roots::{Inner, Installed};
 use crate::root::RootId;
+use located::{HandleDir, Located};
 use scope::{Relevance, Scope, Wanted};
 
 /// How often the watcher looks for new handles or a new root set.
@@ -73,6 +108,19 @@ const POLL: Duration = Duration::from_millis(50);
 const QUIET: Duration = Duration::from_millis(10);
 /// The longest a rescan waits after the first relevant event of a burst.
 const MAX_WAIT: Duration = Duration::from_millis(50);
+
+/// The events asked of the kernel: creations, removals and renames, and
+/// nothing else (no opens, closes, reads, writes or metadata changes).
+/// notify 9 turns this into the inotify mask `IN_CREATE | IN_MOVED_TO |
+/// IN_DELETE | IN_MOVED_FROM | IN_MOVE_SELF` (and `IN_DELETE_SELF |
+/// IN_MOVE_SELF` on every watched directory); the kernel always adds
+/// `IN_Q_OVERFLOW`, `IN_IGNORED` and `IN_UNMOUNT`. `MODIFY_NAME` is
+/// needed besides `CREATE | REMOVE`: those two put `IN_MOVED_TO` and
+/// `IN_MOVED_FROM` in the mask, but notify delivers renames as
+/// `Modify(Name(_))` and drops them unless the mask has `MODIFY_NAME`.
+const EVENT_KINDS: EventKindMask = EventKindMask::CREATE
+    .union(EventKindMask::REMOVE)
+    .union(EventKindMask::MODIFY_NAME);
 
 /// What the watcher noticed. A server can log these or ask the client for
 /// `roots/list` again.
@@ -168,13 +216,15 @@ impl Roots {
         // Judged on notify's thread: irrelevant events never reach ours.
         let scope = Arc::new(ArcSwap::from_pointee(Scope::default()));
         let judge = scope.clone();
-        let watcher = notify::recommended_watcher(move |event| {
+        let handler = move |event| {
             let relevance = judge.load().judge(&event);
             if relevance != Relevance::Irrelevant {
                 let _ = events.send(Message::Fs(relevance, unwatched_by(&event)));
             }
-        })
-        .map_err(|e| watch_error(e, Path::new("/")))?;
+        };
+        let config = Config::default().with_event_kinds(EVENT_KINDS);
+        let watcher =
+            RecommendedWatcher::new(handler, config).map_err(|e| watch_error(e, Path::new("/")))?;
         let mut state = State {
             roots: self.downgrade(),
             watcher,
@@ -183,6 +233,10 @@ impl Roots {
             scope,
             on_event: Box::new(on_event),
             seen: (u64::MAX, u64::MAX),
+            located: Located::default(),
+            dirs: Vec::new(),
+            stale: true,
+            degraded: false,
         };
         let refreshed = state.refresh(self);
         if let Some((dir, err)) = refreshed.failures.into_iter().next() {
@@ -225,6 +279,15 @@ struct State {
     on_event: Box<dyn Fn(ScopeEvent) + Send + Sync>,
     /// The generation and registry version the watch list was computed for.
     seen: (u64, u64),
+    /// Where the tracked handles were found.
+    located: Located,
+    /// The handle directories the watch list was computed for.
+    dirs: Vec<HandleDir>,
+    /// The watch list must be recomputed even if the handle directories
+    /// did not change (after a rescan).
+    stale: bool,
+    /// The last refresh could not watch some directory.
+    degraded: bool,
 }
 
 /// A rescan that is due: the relevant events since the last one.
@@ -309,8 +372,9 @@ impl State {
                 }
                 let report = roots.rescan();
                 self.report(&roots, &report);
-                // The handles may be elsewhere now.
-                self.seen.1 = u64::MAX;
+                // The handles may be elsewhere now (the rescan counted
+                // itself, so every handle is looked up again).
+                self.stale = true;
             }
             if self.refresh_and_report(&roots) {
                 pending.get_or_insert_with(|| Pending::found(Instant::now()));
@@ -378,16 +442,29 @@ impl State {
 
     /// Brings the watch list and the scope events are judged by in line
     /// with the roots and handles now, if either changed (or notify dropped
-    /// watches).
+    /// watches). A registry change looks up only the handles new since the
+    /// last refresh ([`Located`]), and rebuilds the watch list only when
+    /// the set of their directories changed.
     fn refresh(&mut self, roots: &Roots) -> Refreshed {
         let now = (roots.generation(), roots.inner().registry.version());
-        if now == self.seen && self.dropped.is_empty() {
+        if now == self.seen && self.dropped.is_empty() && !self.stale {
             return Refreshed::default();
         }
         let new_set = now.0 != self.seen.0;
         self.seen = now;
         let installed = roots.inner().installed();
-        let before = roots.inner().handle_dirs();
+        let (before, looked_up) = self.handle_dirs(roots, &installed);
+        let unchanged = !new_set && !self.stale && self.dropped.is_empty() && before == self.dirs;
+        self.stale = false;
+        if unchanged {
+            // The same directories: the watches and the scope stand. A new
+            // handle in one of them is covered by their events from now on;
+            // one that moved before it was looked up is a stray.
+            return Refreshed {
+                failures: Vec::new(),
+                rescan: scope::strays(&before),
+            };
+        }
         let wanted = Wanted::new(installed.pinned_paths(), &before);
         let mut rescan = wanted.strays;
         for dir in self.dropped.drain(..) {
@@ -406,17 +483,40 @@ impl State {
         for (dir, _) in &failures {
             self.watched.remove(dir);
         }
+        self.degraded = !failures.is_empty();
         self.scope
             .store(Arc::new(Scope::new(wanted, &self.watched)));
-        // What moved while the watches went in was judged by the old scope.
-        let after = roots.inner().handle_dirs();
-        rescan |= scope::strays(&after);
-        let known: HashSet<_> = before.iter().collect();
-        if !after.iter().all(|pair| known.contains(pair)) {
-            self.seen.1 = u64::MAX;
+        // What moved while the watches went in was judged by the old scope:
+        // look the handles just looked up (and any new ones) up again,
+        // unless their directories are the ones the old scope already held
+        // handles in (after a rescan, typically), whose moves it judged
+        // relevant too (and every directory could be watched).
+        if before != self.dirs || self.degraded {
+            self.located.forget_ids(&looked_up);
+            let (after, _) = self.handle_dirs(roots, &installed);
+            rescan |= scope::strays(&after);
+            if after != before {
+                self.seen.1 = u64::MAX;
+            }
         }
+        self.dirs = before;
         rescan |= new_set && roots_moved(&installed);
         Refreshed { failures, rescan }
+    }
+
+    /// The distinct directories of the tracked handles, sorted, and the
+    /// handles looked up from their descriptors to find them.
+    fn handle_dirs(&mut self, roots: &Roots, installed: &Installed) -> (Vec<HandleDir>, Vec<u64>) {
+        if self.degraded {
+            // Some directory is not watched: moves there have no events,
+            // so every handle is looked up again, every time.
+            self.located.forget();
+            let mut dirs = roots.inner().handle_dirs();
+            dirs.sort();
+            dirs.dedup();
+            return (dirs, Vec::new());
+        }
+        self.located.dirs(roots.inner(), installed)
     }
 }
 
@@ -445,4 +545,121 @@ fn roots_moved(installed: &Installed) -> bool {
         .roots()
         .iter()
         .any(|root| root.verify().is_none())
+}
+
+/// What notify makes of [`EVENT_KINDS`], on the inotify backend (the test
+/// suite runs on Linux; other platforms are only compiled).
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notify::event::RenameMode;
+    use std::os::unix::fs::PermissionsExt;
+
+    const PATIENCE: Duration = Duration::from_secs(10);
+
+    /// A watcher with the library's mask on `dirs`, and what it delivers.
+    fn watcher(dirs: &[&Path]) -> (RecommendedWatcher, Receiver<notify::Result<notify::Event>>) {
+        let (tx, rx) = mpsc::channel();
+        let config = Config::default().with_event_kinds(EVENT_KINDS);
+        let mut watcher = RecommendedWatcher::new(
+            move |event| {
+                let _ = tx.send(event);
+            },
+            config,
+        )
+        .expect("watcher");
+        for dir in dirs {
+            watcher
+                .watch(dir, RecursiveMode::NonRecursive)
+                .expect("watch");
+        }
+        (watcher, rx)
+    }
+
+    /// The events up to the first one of `kind` for `path` (included);
+    /// panics after [`PATIENCE`].
+    fn until(
+        rx: &Receiver<notify::Result<notify::Event>>,
+        kind: impl Fn(&EventKind) -> bool,
+        path: &Path,
+    ) -> Vec<notify::Event> {
+        let deadline = Instant::now() + PATIENCE;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let event = match rx.recv_timeout(left) {
+                Ok(event) => event.expect("no watcher error"),
+                Err(_) => panic!("no event for {path:?} within {PATIENCE:?}; got {seen:?}"),
+            };
+            let done = kind(&event.kind) && event.paths.iter().any(|p| p == path);
+            seen.push(event);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn renamed(kind: &EventKind) -> bool {
+        matches!(kind, EventKind::Modify(ModifyKind::Name(_)))
+    }
+
+    fn renamed_as(mode: RenameMode) -> impl Fn(&EventKind) -> bool {
+        move |kind| *kind == EventKind::Modify(ModifyKind::Name(mode))
+    }
+
+    #[test]
+    fn the_mask_delivers_creations_removals_and_renames_and_nothing_else() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let t = std::fs::canonicalize(tmp.path()).expect("canonical");
+        let (w, sub, out) = (t.join("w"), t.join("w/sub"), t.join("out"));
+        for dir in [&sub, &out] {
+            std::fs::create_dir_all(dir).expect("mkdir");
+        }
+        let f = w.join("f");
+        std::fs::write(&f, "f").expect("write");
+        let (_watcher, rx) = watcher(&[&w, &sub]);
+
+        // Opens, reads, writes, closes, metadata changes and listings: not
+        // asked of the kernel, so the creation after them is the first
+        // event (inotify delivers in order).
+        std::fs::read(&f).expect("read");
+        std::fs::write(&f, "g").expect("write");
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+        std::fs::read_dir(&w).expect("list").for_each(drop);
+        let sentinel = w.join("sentinel");
+        std::fs::write(&sentinel, "").expect("create");
+        let seen = until(&rx, |k| matches!(k, EventKind::Create(_)), &sentinel);
+        assert_eq!(seen.len(), 1, "events before the creation: {seen:?}");
+
+        // A rename within a watched directory.
+        let g = w.join("g");
+        std::fs::rename(&f, &g).expect("rename");
+        until(&rx, renamed_as(RenameMode::From), &f);
+        until(&rx, renamed_as(RenameMode::To), &g);
+        // Out to an unwatched directory, and back in from it: each seen at
+        // its watched end alone.
+        let away = out.join("g");
+        std::fs::rename(&g, &away).expect("rename out");
+        until(&rx, renamed_as(RenameMode::From), &g);
+        std::fs::rename(&away, &g).expect("rename in");
+        until(&rx, renamed_as(RenameMode::To), &g);
+        // Over an existing name.
+        std::fs::write(&f, "new").expect("create");
+        until(&rx, |k| matches!(k, EventKind::Create(_)), &f);
+        std::fs::rename(&f, &g).expect("rename over");
+        until(&rx, renamed_as(RenameMode::To), &g);
+        // A removal.
+        std::fs::remove_file(&g).expect("remove");
+        until(&rx, |k| matches!(k, EventKind::Remove(_)), &g);
+        // A watched directory moved away: its parent sees it leave, and
+        // the directory itself its own move (IN_MOVE_SELF).
+        std::fs::rename(&sub, out.join("sub")).expect("rename the directory");
+        let seen = until(&rx, renamed_as(RenameMode::From), &sub);
+        assert!(seen.iter().all(|e| renamed(&e.kind)), "{seen:?}");
+        // A watched directory removed.
+        let (_watcher, rx) = watcher(&[&out]);
+        std::fs::remove_dir_all(out.join("sub")).expect("remove the directory");
+        std::fs::remove_dir(&out).expect("remove the watched directory");
+        until(&rx, |k| matches!(k, EventKind::Remove(_)), &out);
+    }
 }
