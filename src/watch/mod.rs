@@ -553,7 +553,6 @@ fn roots_moved(installed: &Installed) -> bool {
 mod tests {
     use super::*;
     use notify::event::RenameMode;
-    use std::os::unix::fs::PermissionsExt;
 
     const PATIENCE: Duration = Duration::from_secs(10);
 
@@ -609,6 +608,12 @@ mod tests {
 
     #[test]
     fn the_mask_delivers_creations_removals_and_renames_and_nothing_else() {
+        if crate::sys::PATH_STYLE == crate::sys::PathStyle::Windows {
+            // ReadDirectoryChangesW reports by its own rules (and Wine's
+            // differ again): this test is about the inotify mask.
+            eprintln!("skipped: the mask is inotify's");
+            return;
+        }
         let tmp = tempfile::tempdir().expect("tempdir");
         let t = std::fs::canonicalize(tmp.path()).expect("canonical");
         let (w, sub, out) = (t.join("w"), t.join("w/sub"), t.join("out"));
@@ -624,7 +629,9 @@ mod tests {
         // event (inotify delivers in order).
         std::fs::read(&f).expect("read");
         std::fs::write(&f, "g").expect("write");
-        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+        let mut permissions = std::fs::metadata(&f).expect("stat").permissions();
+        permissions.set_readonly(!permissions.readonly());
+        std::fs::set_permissions(&f, permissions).expect("chmod");
         std::fs::read_dir(&w).expect("list").for_each(drop);
         let sentinel = w.join("sentinel");
         std::fs::write(&sentinel, "").expect("create");
