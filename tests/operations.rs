@@ -278,10 +278,7 @@ fn walk_is_bounded_and_does_not_follow_links() {
     tree.link("root/loop1", "loop2");
     tree.link("root/loop2", "loop1");
     tree.link("root/out", "../outside");
-    let all = WalkLimits {
-        max_depth: 10,
-        max_entries: 100,
-    };
+    let all = WalkLimits::new(10, 100);
     let mut seen: Vec<(String, FileType)> = set
         .walk(&tree.p("root"), all)
         .expect("walk")
@@ -308,15 +305,9 @@ fn walk_is_bounded_and_does_not_follow_links() {
             .any(|(n, t)| n == "out" && *t == FileType::Symlink)
     );
 
-    let shallow = WalkLimits {
-        max_depth: 1,
-        max_entries: 100,
-    };
+    let shallow = WalkLimits::new(1, 100);
     assert_eq!(set.walk(&tree.p("root"), shallow).expect("walk").count(), 5);
-    let few = WalkLimits {
-        max_depth: 10,
-        max_entries: 3,
-    };
+    let few = WalkLimits::new(10, 3);
     let mut walk = set.walk(&tree.p("root"), few).expect("walk");
     assert_eq!(walk.by_ref().count(), 3);
     assert!(walk.is_truncated());

@@ -91,10 +91,7 @@ fn run(set: &RootSet, op: &str, input: &str, inside: &str) -> Result<Seen, Error
             Seen::Nothing.tap(set.copy(from.as_str(), input).map(drop))?
         }
         "walk" => {
-            let limits = WalkLimits {
-                max_depth: 8,
-                max_entries: 1000,
-            };
+            let limits = WalkLimits::new(8, 1000);
             set.walk(input, limits)?.for_each(drop);
             Seen::Nothing
         }

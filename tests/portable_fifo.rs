@@ -209,10 +209,7 @@ fn listing_and_walking_past_a_fifo_do_not_block() {
     let set = fx.set.clone();
     let root = fx.tree.p("root");
     let names = bounded("walk root", &fx.fifos(), move || {
-        let limits = WalkLimits {
-            max_depth: 4,
-            max_entries: 100,
-        };
+        let limits = WalkLimits::new(4, 100);
         let mut names: Vec<String> = set
             .walk(&root, limits)
             .expect("walk")

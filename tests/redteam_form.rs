@@ -57,10 +57,7 @@ fn every_operation(
 ) -> Vec<(&'static str, Result<(), Error>)> {
     let x = fx.subst("{T}/root/x.txt");
     let fresh = fx.subst("{T}/root/fresh");
-    let limits = WalkLimits {
-        max_depth: 4,
-        max_entries: 100,
-    };
+    let limits = WalkLimits::new(4, 100);
     vec![
         ("open", set.open(input).map(drop)),
         ("create_new", set.create_new(input).map(drop)),

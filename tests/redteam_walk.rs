@@ -34,10 +34,7 @@ fn tree() -> (tempfile::TempDir, RootSet, String) {
 
 /// What a walk with `max_entries` yields, and whether it was truncated.
 fn walk(set: &RootSet, start: &str, max_entries: usize) -> (usize, bool) {
-    let limits = WalkLimits {
-        max_depth: 4,
-        max_entries,
-    };
+    let limits = WalkLimits::new(4, max_entries);
     let mut walk = set.walk(start, limits).expect("walk");
     let yielded = walk.by_ref().filter(Result::is_ok).count();
     (yielded, walk.is_truncated())

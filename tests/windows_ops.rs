@@ -172,10 +172,7 @@ fn atomic_writes_copies_and_walks() {
         .collect();
     names.sort();
     assert_eq!(names, ["a.txt", "b2.txt", "sub", "w.txt"]);
-    let limits = WalkLimits {
-        max_depth: 4,
-        max_entries: 100,
-    };
+    let limits = WalkLimits::new(4, 100);
     let mut walked: Vec<String> = set
         .walk(&tree.p("root"), limits)
         .unwrap()

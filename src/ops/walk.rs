@@ -21,6 +21,7 @@ use crate::sys::How;
 /// yield an error included, so a directory of skipped names cannot make a
 /// walk run unbounded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WalkLimits {
     /// Directories below the start are entered down to this depth: 1 lists
     /// the start's entries only.
@@ -28,6 +29,17 @@ pub struct WalkLimits {
     /// The walk stops after examining this many entries (yielded, skipped
     /// or failed); [`Walk::is_truncated`] then tells whether any were left.
     pub max_entries: usize,
+}
+
+impl WalkLimits {
+    /// Limits of `max_depth` directory levels and `max_entries` entries
+    /// examined.
+    pub const fn new(max_depth: usize, max_entries: usize) -> Self {
+        Self {
+            max_depth,
+            max_entries,
+        }
+    }
 }
 
 /// One entry found by a walk.

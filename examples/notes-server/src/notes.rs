@@ -19,10 +19,7 @@ use crate::prefs::Settings;
 
 /// How far `notes_list` looks: deep enough for year/month folders, bounded
 /// so that a root like `~` cannot stall a tool call.
-pub const LIMITS: WalkLimits = WalkLimits {
-    max_depth: 8,
-    max_entries: 5_000,
-};
+pub const LIMITS: WalkLimits = WalkLimits::new(8, 5_000);
 /// Notes larger than this are not read whole.
 const MAX_NOTE_BYTES: u64 = 1 << 20;
 /// A title is looked for in the first bytes only.

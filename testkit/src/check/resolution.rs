@@ -205,10 +205,7 @@ impl Run<'_> {
                 self.three_way(&self.judge(Op::List), result)
             }
             Operation::Walk => {
-                let limits = WalkLimits {
-                    max_depth: 8,
-                    max_entries: 1000,
-                };
+                let limits = WalkLimits::new(8, 1000);
                 let result = set.walk(input, limits).map(|walk| {
                     walk.for_each(drop);
                     Seen::Nothing
