@@ -163,7 +163,7 @@ impl SessionRoots {
     }
 
     /// One round of a 2026-07-28 call.
-    async fn serve_rounds<B, Fut>(&self, call: ToolCall, body: B) -> CallToolResponse
+    async fn serve_rounds<B, Fut>(&self, mut call: ToolCall, body: B) -> CallToolResponse
     where
         B: FnOnce(Ask) -> Fut,
         Fut: Future<Output = Result<CallToolResult, Stop>>,
@@ -177,13 +177,14 @@ impl SessionRoots {
             }
         };
         let declares = call.declares_roots();
-        let inputs = call.inputs.clone().unwrap_or_default();
+        let retried = call.inputs.is_some();
+        let inputs = call.inputs.take().unwrap_or_default();
         let scope = match inputs.get(ROOTS_INPUT) {
             Some(answer) => Some(self.request_roots(Some(answer)).await),
             None if !declares => Some(self.request_roots(None).await),
             // A retry (it answers something) that does not answer the roots
             // request, or follows a round that asked for them.
-            None if call.inputs.is_some() || progress.roots_asked => {
+            None if retried || progress.roots_asked => {
                 let stop = Stop::refused(
                     "no_roots",
                     "The client retried the call without answering the request for its roots, \

@@ -533,6 +533,13 @@ async fn once(
     client.call_tool_once(params).await.unwrap()
 }
 
+fn complete(response: CallToolResponse) -> CallToolResult {
+    match response {
+        CallToolResponse::Complete(result) => result,
+        other => panic!("expected a result, got {other:?}"),
+    }
+}
+
 fn input_required(response: CallToolResponse) -> InputRequiredResult {
     match response {
         CallToolResponse::InputRequired(asked) => asked,
@@ -576,9 +583,7 @@ async fn the_first_round_asks_only_for_the_roots_and_later_rounds_carry_a_sealed
     // Nothing to carry yet: no state, and the retry starts afresh.
     assert_eq!(asked.request_state, None);
     let done = once(&c, "read", args, Some(with_roots(dir.path())), None).await;
-    let CallToolResponse::Complete(done) = done else {
-        panic!("{done:?}")
-    };
+    let done = complete(done);
     assert_eq!(text_of(&done), "alpha");
     // A round that asks a question carries its progress, sealed.
     let shared = json!({ "dir": at(dir.path(), "shared") });
@@ -627,9 +632,7 @@ async fn tampered_foreign_replayed_and_expired_states_are_refused_and_change_not
             Some(bad),
         )
         .await;
-        let CallToolResponse::Complete(r) = r else {
-            panic!("{r:?}")
-        };
+        let r = complete(r);
         assert_eq!(reason(&r).as_deref(), Some("invalid_request_state"));
     }
 
@@ -643,9 +646,7 @@ async fn tampered_foreign_replayed_and_expired_states_are_refused_and_change_not
         Some(state.clone()),
     )
     .await;
-    let CallToolResponse::Complete(r) = r else {
-        panic!("{r:?}")
-    };
+    let r = complete(r);
     assert_eq!(reason(&r).as_deref(), Some("invalid_request_state"));
     let read = json!({ "path": at(dir.path(), "shared/a.md") });
     let r = once(
@@ -656,9 +657,7 @@ async fn tampered_foreign_replayed_and_expired_states_are_refused_and_change_not
         Some(state.clone()),
     )
     .await;
-    let CallToolResponse::Complete(r) = r else {
-        panic!("{r:?}")
-    };
+    let r = complete(r);
     assert_eq!(reason(&r).as_deref(), Some("invalid_request_state"));
 
     // Used once (it is good: the pick of b.md leads to the confirmation),
@@ -679,9 +678,7 @@ async fn tampered_foreign_replayed_and_expired_states_are_refused_and_change_not
     let next = input_required(r);
     assert!(next.input_requests.as_ref().unwrap().contains_key("q1"));
     let r = once(&c, "remove", shared.clone(), Some(pick), Some(state)).await;
-    let CallToolResponse::Complete(r) = r else {
-        panic!("{r:?}")
-    };
+    let r = complete(r);
     assert_eq!(reason(&r).as_deref(), Some("invalid_request_state"));
     assert!(text_of(&r).contains("already used"), "{}", text_of(&r));
 
@@ -696,9 +693,7 @@ async fn tampered_foreign_replayed_and_expired_states_are_refused_and_change_not
         Some(state),
     )
     .await;
-    let CallToolResponse::Complete(r) = r else {
-        panic!("{r:?}")
-    };
+    let r = complete(r);
     assert_eq!(reason(&r).as_deref(), Some("invalid_request_state"));
     assert!(text_of(&r).contains("expired"), "{}", text_of(&r));
 
@@ -731,9 +726,7 @@ async fn an_answer_to_a_question_that_changed_between_rounds_changes_nothing() {
     // ... but meanwhile a note appears before it: index 1 would now be another file.
     std::fs::write(dir.path().join("shared/a2.md"), "new").unwrap();
     let r = once(&c, "remove", shared, Some(inputs), asked.request_state).await;
-    let CallToolResponse::Complete(r) = r else {
-        panic!("{r:?}")
-    };
+    let r = complete(r);
     assert_eq!(reason(&r).as_deref(), Some("question_changed"), "{r:?}");
     for name in ["a.md", "a2.md", "b.md"] {
         assert!(dir.path().join("shared").join(name).exists(), "{name}");
@@ -747,9 +740,7 @@ async fn a_retry_without_the_roots_it_was_asked_for_is_refused() {
     let args = json!({ "path": at(dir.path(), "shared/a.md") });
     let state = input_required(once(&c, "read", args.clone(), None, None).await).request_state;
     let r = once(&c, "read", args, Some(InputResponses::new()), state).await;
-    let CallToolResponse::Complete(r) = r else {
-        panic!("{r:?}")
-    };
+    let r = complete(r);
     assert_eq!(reason(&r).as_deref(), Some("no_roots"));
     assert!(!text_of(&r).contains("has not answered roots/list"));
 }
@@ -773,9 +764,7 @@ async fn consumed_states_are_bounded_and_fail_closed() {
     );
     // The record is full of an unexpired state: refused, not forgotten.
     let r = once(&c, "remove", shared, Some(pick), second).await;
-    let CallToolResponse::Complete(r) = r else {
-        panic!("{r:?}")
-    };
+    let r = complete(r);
     assert_eq!(reason(&r).as_deref(), Some("busy"));
 }
 
