@@ -455,7 +455,7 @@ fn revocation(tree: &Tree) {
 }
 
 /// Creations and deletions of eight names in one directory, paced at
-/// 15,000 a second (as in tests/watch_flood.rs), on a thread of its own.
+/// 15,000 a second (as in conformance/tests/watch_flood.rs), on a thread of its own.
 struct Flood {
     stop: std::sync::Arc<AtomicBool>,
     thread: thread::JoinHandle<f64>,

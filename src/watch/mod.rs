@@ -76,7 +76,7 @@
 //! and never this module. Moving to another notify release means checking
 //! that again: the unit test beside this module asserts what the mask
 //! delivers (and that opens, writes and metadata changes are not), and
-//! `tests/watch.rs` and `tests/watch_flood.rs` move roots, directories and
+//! `conformance/tests/watch.rs` and `conformance/tests/watch_flood.rs` move roots, directories and
 //! files away, back and over.
 
 mod located;

@@ -205,9 +205,9 @@ pub fn load(path: impl AsRef<Path>) -> Vec<Case> {
         .unwrap_or_else(|e| panic!("cannot parse corpus {}: {e}", path.display()))
 }
 
-/// Path of the workspace's shared corpus, `tests/data/escape_corpus.json`.
+/// Path of the workspace's shared corpus, `testkit/data/escape_corpus.json`.
 pub fn shared_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/escape_corpus.json")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/escape_corpus.json")
 }
 
 /// Loads the workspace's shared corpus (see [`shared_path`]).

@@ -4,7 +4,7 @@
 //! provides:
 //!
 //! - [`corpus`]: serde types for the escape-case corpus
-//!   (`tests/data/escape_corpus.json`) and loaders for it;
+//!   (`testkit/data/escape_corpus.json`) and loaders for it;
 //! - [`fixture`]: a fresh temporary tree `{T}` built from a case's setup,
 //!   with snapshots to prove that a denied write changed nothing;
 //! - [`model`]: the reference model, [`model::judge`], which decides from
@@ -16,7 +16,7 @@
 //!   of which tracked handles must be revoked;
 //! - [`check`]: the check functions shared by the tests and the fuzz
 //!   targets, which run the library against these oracles;
-//! - [`windows`]: the Windows-form corpus (`tests/data/windows_corpus.json`):
+//! - [`windows`]: the Windows-form corpus (`testkit/data/windows_corpus.json`):
 //!   drive letters, separators, URI spellings and Windows aliases, with the
 //!   spellings of a temporary directory its rows are written in.
 //!

@@ -1,6 +1,6 @@
-//! The Windows-form corpus (`tests/data/windows_corpus.json`): rows written
+//! The Windows-form corpus (`testkit/data/windows_corpus.json`): rows written
 //! against the spellings of one temporary directory `{T}` on a drive
-//! ([`Spellings`]), run whole on Windows (`tests/windows_corpus.rs`) and,
+//! ([`Spellings`]), run whole on Windows (`conformance/tests/windows_corpus.rs`) and,
 //! for the rows that parsing alone decides, on every platform.
 //!
 //! A row's `expect` is `"allow"` or the reason of the refusal. A refusal
@@ -181,12 +181,12 @@ pub fn load(path: impl AsRef<Path>) -> Vec<WindowsCase> {
     cases
 }
 
-/// Path of `tests/data/windows_corpus.json`.
+/// Path of `testkit/data/windows_corpus.json`.
 pub fn shared_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/windows_corpus.json")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/windows_corpus.json")
 }
 
-/// Loads `tests/data/windows_corpus.json` (see [`load`]).
+/// Loads `testkit/data/windows_corpus.json` (see [`load`]).
 ///
 /// # Panics
 ///

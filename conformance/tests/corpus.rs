@@ -1,4 +1,4 @@
-//! Every case of the shared escape corpus (`tests/data/escape_corpus.json`)
+//! Every case of the shared escape corpus (`testkit/data/escape_corpus.json`)
 //! through the public API: denies are typed refusals that change nothing,
 //! allows touch exactly the expected object, and the only refused allows are
 //! those the corpus marks `deny_acceptable`.

@@ -1,4 +1,4 @@
-//! The Windows-form corpus (`tests/data/windows_corpus.json`, rows in the
+//! The Windows-form corpus (`testkit/data/windows_corpus.json`, rows in the
 //! spellings of `testkit::windows::Spellings`): drive letters, separators,
 //! URI forms, case, and every refusal of semantics section 12.
 //!
