@@ -8,19 +8,39 @@
 //! lead outside.
 //!
 //! ```
-//! # fn main() -> Result<(), mcp_roots::Error> {
+//! use std::io::{Read, Write};
 //! use mcp_roots::{ErrorKind, RootSet};
 //!
-//! let dir = tempfile::tempdir().unwrap();
-//! std::fs::create_dir(dir.path().join("notes")).unwrap();
-//! std::os::unix::fs::symlink("/etc", dir.path().join("notes/etc")).unwrap();
-//! let root = format!("file://{}/notes", dir.path().display());
-//! let set = RootSet::from_uris([root.as_str()]);
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let tmp = tempfile::tempdir()?;
+//! # let home = tmp.path().display();
+//! # std::fs::create_dir_all(format!("{home}/notes"))?;
+//! # std::fs::write(format!("{home}/notes/todo.md"), "- write docs")?;
+//! # std::os::unix::fs::symlink("/etc", format!("{home}/notes/etc"))?;
+//! // `home` is a directory of yours; the client's roots/list answer:
+//! let set = RootSet::from_uris([format!("file://{home}/notes"), format!("file://{home}/gone")]);
+//! assert_eq!(set.rejected()[0].reason(), "not_found");
 //!
-//! set.create_new(&format!("{root}/new.md"))?;
-//! let denied = set.open(&format!("{root}/etc/passwd")).unwrap_err();
-//! assert_eq!(denied.kind(), ErrorKind::OutsideRoots);
-//! assert_eq!(denied.reason(), "outside_roots");
+//! // A tool call reads a note (URI or absolute path)…
+//! let mut text = String::new();
+//! set.open(&format!("file://{home}/notes/todo.md"))?.read_to_string(&mut text)?;
+//!
+//! // …creates one (never through a symlink, never over an existing name)…
+//! set.create_new(&format!("{home}/notes/new.md"))?.write_all(b"# new")?;
+//!
+//! // …and is refused, with a reason a model can act on, when it strays.
+//! for escape in [
+//!     format!("{home}/notes/../secret"),
+//!     format!("file://{home}/notes/%2e%2e/secret"),
+//!     format!("{home}/notes_evil/x"),
+//!     format!("{home}/notes/etc/passwd"),
+//! ] {
+//!     assert_eq!(set.open(&escape).unwrap_err().kind(), ErrorKind::OutsideRoots);
+//! }
+//!
+//! // Tool results name files by URI, built from the root as the client gave it.
+//! let scoped = set.resolve(&format!("{home}/notes/new.md"))?;
+//! assert_eq!(scoped.to_uri(), format!("file://{home}/notes/new.md"));
 //! # Ok(()) }
 //! ```
 //!
@@ -31,6 +51,35 @@
 //! followed only while they stay beneath it; only regular files and
 //! directories are opened; every refusal is a typed [`Error`] with a stable
 //! [`reason`](ErrorKind::reason).
+//!
+//! # Live roots
+//!
+//! A [`Roots`] holds a session's current set and swaps it when the client's
+//! list changes; the files it handed out ([`TrackedFile`]) are revoked when
+//! they leave the roots.
+//!
+//! ```
+//! use std::io::Read;
+//! use mcp_roots::{ErrorKind, RootSet, Roots};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let tmp = tempfile::tempdir()?;
+//! # let t = tmp.path().display();
+//! # for d in ["notes", "scratch"] { std::fs::create_dir_all(format!("{t}/{d}"))?; }
+//! # std::fs::write(format!("{t}/notes/x.md"), "x")?;
+//! // `t` is a directory of yours, shared as two roots.
+//! let roots = Roots::builder().ceiling([format!("{t}")]).build(); // one per session
+//! roots.replace(RootSet::from_uris([format!("file://{t}/notes"), format!("file://{t}/scratch")]));
+//!
+//! let mut file = roots.load().open(&format!("file://{t}/notes/x.md"))?; // a TrackedFile
+//!
+//! // The user removes the notes root: the handle is revoked and closed.
+//! let report = roots.replace(RootSet::from_uris([format!("file://{t}/scratch")]));
+//! assert_eq!(report.revoked().len(), 1);
+//! let err = file.read(&mut [0; 8]).unwrap_err();
+//! assert_eq!(mcp_roots::Error::from_io(&err).unwrap().kind(), ErrorKind::ScopeLost);
+//! # Ok(()) }
+//! ```
 //!
 //! # Platform behavior
 //!
@@ -101,7 +150,3 @@ pub use sys::PathStyle;
 #[cfg(feature = "watch")]
 #[cfg_attr(docsrs, doc(cfg(feature = "watch")))]
 pub use watch::{ScopeEvent, WatchGuard};
-
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-struct ReadmeDoctests;
