@@ -306,7 +306,91 @@ async fn compare(
     Ok(())
 }
 
-/// Instructions per call of each server, counted by callgrind.
+/// The instructions of every callgrind dump of `name` in `dir` (the dumps
+/// after zeroing, in order: `NAME.PID.out.1`, `.2`, …).
+fn dumps(dir: &Path, name: &str) -> Result<Vec<u64>, Box<dyn std::error::Error>> {
+    let mut parts = Vec::new();
+    for entry in std::fs::read_dir(dir)?.flatten() {
+        let path = entry.path();
+        let file_name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(part) = file_name
+            .strip_prefix(name)
+            .and_then(|rest| rest.rsplit_once(".out."))
+            .and_then(|(_, part)| part.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let text = std::fs::read_to_string(&path)?;
+        let ir = text
+            .lines()
+            .find_map(|line| {
+                line.strip_prefix("summary: ")
+                    .or_else(|| line.strip_prefix("totals: "))
+            })
+            .and_then(|total| total.split_whitespace().next())
+            .ok_or("a callgrind dump without totals")?
+            .parse::<u64>()?;
+        parts.push((part, ir));
+    }
+    parts.sort();
+    Ok(parts.into_iter().map(|(_, ir)| ir).collect())
+}
+
+/// Zeroes the counters of callgrind process `pid`, runs `work`, dumps them.
+async fn counted<F: std::future::Future<Output = ()>>(
+    pid: &str,
+    work: F,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let zeroed = std::process::Command::new("callgrind_control")
+        .args(["-z", pid])
+        .output()?;
+    if !zeroed.status.success() {
+        return Err("callgrind_control -z failed".into());
+    }
+    work.await;
+    let dumped = std::process::Command::new("callgrind_control")
+        .args(["-d", pid])
+        .output()?;
+    if !dumped.status.success() {
+        return Err("callgrind_control -d failed".into());
+    }
+    Ok(())
+}
+
+/// One 2026-07-28 round of a checked call, alone: the first (no inputs,
+/// answered by the question for the roots) or the work round (the roots
+/// given under `key`, as the retry of the first carries them).
+async fn round(server: &Server, path: &str, roots: &Value, key: Option<&str>) {
+    let mut params = params(path);
+    if let Some(key) = key {
+        let mut inputs = InputResponses::new();
+        inputs.insert(key.to_owned(), roots.clone());
+        params = params.with_input_responses(inputs);
+    }
+    let done = server.client.call_tool_once(params).await.expect("round");
+    match (key, done) {
+        (None, CallToolResponse::InputRequired(_)) => {}
+        (Some(_), CallToolResponse::Complete(r)) if r.is_error != Some(true) => {}
+        (_, other) => panic!("{}: unexpected answer {other:?}", server.name),
+    }
+}
+
+/// The key under which the first round asks for the roots.
+async fn roots_key(server: &Server, path: &str) -> Result<String, Box<dyn std::error::Error>> {
+    match server.client.call_tool_once(params(path)).await? {
+        CallToolResponse::InputRequired(asked) => Ok(asked
+            .input_requests
+            .unwrap_or_default()
+            .keys()
+            .next()
+            .ok_or("the first round asked nothing")?
+            .clone()),
+        other => Err(format!("the first round should ask for the roots: {other:?}").into()),
+    }
+}
+
+/// Instructions per call of each server, counted by callgrind; on
+/// 2026-07-28 also each round of the checked call on its own.
 async fn count(
     version: ProtocolVersion,
     bins: &Path,
@@ -318,9 +402,11 @@ async fn count(
     let mut out = tempfile::tempdir()?;
     if std::env::var_os("BENCH_KEEP").is_some() {
         out.disable_cleanup(true);
+        eprintln!("callgrind dumps kept in {}", out.path().display());
     }
     let roots = json!({ "roots": [{ "uri": root }] });
     let mut per_call = Vec::new();
+    let mut rounds = None;
     for (name, bin) in [
         ("minimal-server", "minimal-server"),
         ("bare", "bare-server"),
@@ -331,45 +417,33 @@ async fn count(
             call(&server, file, &roots, modern && checked).await;
         }
         let pid = server.child.id().expect("running").to_string();
-        let zeroed = std::process::Command::new("callgrind_control")
-            .args(["-z", &pid])
-            .output()?;
-        if !zeroed.status.success() {
-            return Err("callgrind_control -z failed".into());
-        }
-        for _ in 0..calls {
-            call(&server, file, &roots, modern && checked).await;
-        }
-        let dumped = std::process::Command::new("callgrind_control")
-            .args(["-d", &pid])
-            .output()?;
-        if !dumped.status.success() {
-            return Err("callgrind_control -d failed".into());
-        }
-        // The dump after zeroing is the one whose name ends in a part number.
-        let mut best: Option<u64> = None;
-        for entry in std::fs::read_dir(out.path())?.flatten() {
-            let path = entry.path();
-            let file_name = path.file_name().unwrap().to_string_lossy().into_owned();
-            if !file_name.starts_with(name) || file_name.ends_with(".out") {
-                continue;
+        counted(&pid, async {
+            for _ in 0..calls {
+                call(&server, file, &roots, modern && checked).await;
             }
-            let text = std::fs::read_to_string(&path)?;
-            for line in text.lines() {
-                if let Some(total) = line
-                    .strip_prefix("summary: ")
-                    .or_else(|| line.strip_prefix("totals: "))
-                {
-                    let ir: u64 = total.split_whitespace().next().unwrap_or("0").parse()?;
-                    best = Some(best.map_or(ir, |b| b.max(ir)));
+        })
+        .await?;
+        if modern && checked {
+            let key = roots_key(&server, file).await?;
+            counted(&pid, async {
+                for _ in 0..calls {
+                    round(&server, file, &roots, None).await;
                 }
-            }
+            })
+            .await?;
+            counted(&pid, async {
+                for _ in 0..calls {
+                    round(&server, file, &roots, Some(&key)).await;
+                }
+            })
+            .await?;
         }
-        let ir = best.ok_or("no callgrind dump found")?;
-        if std::env::var_os("BENCH_KEEP").is_some() {
-            eprintln!("callgrind dumps kept in {}", out.path().display());
+        let parts = dumps(out.path(), name)?;
+        let per = |i: usize| parts.get(i).map(|ir| *ir as f64 / calls as f64);
+        per_call.push((name, per(0).ok_or("no callgrind dump found")?));
+        if modern && checked {
+            rounds = per(1).zip(per(2));
         }
-        per_call.push((name, ir as f64 / calls as f64));
     }
     println!("\n### {version}: instructions per call (callgrind, {calls} calls)\n");
     println!("| server | instructions per call |");
@@ -377,7 +451,15 @@ async fn count(
     for (name, ir) in &per_call {
         println!("| {name} | {ir:.0} |");
     }
-    println!("\nchecked / bare: {:.3}×", per_call[0].1 / per_call[1].1);
+    let bare = per_call[1].1;
+    println!("\nchecked / bare: {:.3}×", per_call[0].1 / bare);
+    if let Some((first, work)) = rounds {
+        println!(
+            "rounds of the checked call against one bare call: first (roots asked) {first:.0} = {:.3}×, work {work:.0} = {:.3}×",
+            first / bare,
+            work / bare
+        );
+    }
     Ok(())
 }
 
