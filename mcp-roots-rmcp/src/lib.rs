@@ -41,8 +41,9 @@
 //!     async fn write(&self, call: ToolCall, Parameters(args): Parameters<WriteArgs>) -> CallToolResponse {
 //!         // The session's roots (2024-11-05 to 2025-11-25), or this
 //!         // request's (2026-07-28: asked for in an input-required round);
-//!         // the work runs on tokio's blocking pool; a refusal (`?`) is the
-//!         // tool's error result: `isError`, a sentence, the stable reason.
+//!         // short work runs inline (`serve_blocking` hops to tokio's
+//!         // blocking pool for a walk or a large copy); a refusal (`?`) is
+//!         // the tool's error result: `isError`, a sentence, the stable reason.
 //!         self.roots
 //!             .serve(call, move |snap| {
 //!                 snap.write_atomic(&args.path, args.text.as_bytes())?;
