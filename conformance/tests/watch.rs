@@ -245,3 +245,26 @@ fn a_root_renamed_over_is_gone_and_a_file_renamed_over_a_tracked_one_keeps_it() 
         .expect("read");
     assert_eq!(now, "o");
 }
+
+#[test]
+fn a_tracked_file_whose_name_is_unlinked_stays_with_its_root() {
+    // Where a removal is never a move (Linux), the watcher does not even
+    // rescan for it; elsewhere it rescans and keeps the file all the same.
+    let w = Watched::new();
+    let mut kept = w.open("top/mid/root/d/y.txt");
+    let mut moved = w.open("top/mid/root/x.txt");
+    w.settle();
+    std::fs::remove_file(w.p("top/mid/root/d/y.txt")).expect("unlink");
+    w.rename("top/mid/root/x.txt", "outside/x.txt");
+    match w.expect("HandleRevoked", |e| {
+        matches!(e, ScopeEvent::HandleRevoked { .. })
+    }) {
+        ScopeEvent::HandleRevoked { path, .. } => assert_eq!(path, "x.txt"),
+        other => panic!("{other:?}"),
+    }
+    assert!(revoked(&mut moved));
+    let mut text = String::new();
+    kept.read_to_string(&mut text)
+        .expect("an unlinked tracked file is kept");
+    assert_eq!(text, "y");
+}

@@ -445,6 +445,12 @@ const SILENT: &[Row] = &[
             std::fs::remove_dir(c.p(rel)).expect("rmdir");
         }
     }),
+    (
+        "files created and deleted where the handle is (only a tracked file's name could matter)",
+        |c| {
+            churn(&c.p("top/inner"), "junk", 2_000);
+        },
+    ),
     ("directories made and removed in the root", |c| {
         for i in 0..500 {
             let dir = c.p(&format!("top/dir-{i}"));
@@ -481,8 +487,10 @@ fn events_that_cannot_change_an_answer_do_not_rescan() {
         std::thread::sleep(SILENCE);
         assert!(!canary.rescanned(), "{row}: rescanned");
         assert_eq!(canary.w.drain(), [], "{row}: reported");
-        // The control: a deletion next to the tracked file rescans.
-        churn(&canary.p("top/inner"), "probe", 1);
+        // The control: a rename next to the tracked file rescans (the
+        // event cannot tell whether the tracked file moved).
+        std::fs::write(canary.p("top/inner/probe"), "").expect("create");
+        std::fs::rename(canary.p("top/inner/probe"), canary.p("top/inner/probe2")).expect("rename");
         let deadline = Instant::now() + PATIENCE;
         while !canary.rescanned() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(1));

@@ -6,9 +6,11 @@
 //! directory on the way from a root to a tracked handle, or a tracked file
 //! itself. So an event is judged by its kind and
 //! by its paths against those *chains*: a name in a watched directory
-//! matters if it is on a chain, and every name in a directory that holds
-//! tracked handles matters (the event cannot tell a tracked file from its
-//! neighbours; the rescan can). Anything that cannot be placed (no path, an
+//! matters if it is on a chain, and every name renamed in a directory that
+//! holds tracked handles matters (the event cannot tell a tracked file from
+//! its neighbours; the rescan can). A removal there matters too, except
+//! where a removal is never a move ([`REMOVALS_ARE_UNLINKS`]: an unlinked
+//! tracked file stays with its root). Anything that cannot be placed (no path, an
 //! unknown directory, an unreadable identity) counts as relevant. Event
 //! paths only decide *whether* to rescan: the rescan locates handles from
 //! their descriptors.
@@ -193,6 +195,19 @@ struct Role {
     holds_handles: bool,
 }
 
+/// Whether a removal event is only ever an unlink. inotify reports a move
+/// out of a watched directory as a rename (`IN_MOVED_FROM`, which notify
+/// delivers as `Modify(Name)`), so there a removal unlinks a name, and
+/// unlinking the name of a tracked file changes no answer: the file stays
+/// with its root (a rescan locates it by its descriptor, at its old place).
+/// Removals of names off every chain in a directory holding handles are
+/// then irrelevant, and a flood of creations and deletions beside tracked
+/// files does not hold their rescans back. Other backends report a move
+/// to another directory as a removal (Windows' `ReadDirectoryChangesW`,
+/// the polling watcher): there every removal in such a directory stays
+/// relevant.
+const REMOVALS_ARE_UNLINKS: bool = cfg!(target_os = "linux");
+
 impl Scope {
     /// The scope of `wanted`, for the directories actually `watched`.
     pub(super) fn new(wanted: Wanted, watched: &HashSet<PathBuf>) -> Self {
@@ -234,6 +249,7 @@ impl Scope {
                 return Relevance::Irrelevant;
             }
             EventKind::Create(_) => Change::Creates,
+            EventKind::Remove(_) if REMOVALS_ARE_UNLINKS => Change::Unlinks,
             EventKind::Remove(_)
             | EventKind::Modify(ModifyKind::Name(_) | ModifyKind::Any | ModifyKind::Other)
             | EventKind::Any
@@ -274,6 +290,9 @@ enum Change {
     Creates,
     /// Renamed or removed it (or an unknown kind of change).
     Moves,
+    /// Unlinked it, where a removal is never a move
+    /// ([`REMOVALS_ARE_UNLINKS`]): it matters only on a chain.
+    Unlinks,
 }
 
 #[cfg(test)]
@@ -340,11 +359,21 @@ mod tests {
             "top/root/d/e",
             // The same directory watched through the symlink.
             "link/root/d",
-            // A name in the directory holding a handle may be the file.
-            "top/root/d/e/f.txt",
         ] {
             assert_eq!(f.judge(REMOVE, &[rel]), Relevance::Rescan, "remove {rel}");
             assert_eq!(f.judge(FROM, &[rel]), Relevance::Rescan, "rename {rel}");
+        }
+        // A name in the directory holding a handle may be the tracked file:
+        // a rename may carry it out. An unlink leaves it with its root,
+        // where a removal is never a move.
+        for rel in ["top/root/d/e/f.txt", "top/root/d/e/junk"] {
+            assert_eq!(f.judge(FROM, &[rel]), Relevance::Rescan, "rename {rel}");
+            let unlink = if REMOVALS_ARE_UNLINKS {
+                Relevance::Irrelevant
+            } else {
+                Relevance::Rescan
+            };
+            assert_eq!(f.judge(REMOVE, &[rel]), unlink, "remove {rel}");
         }
         assert_eq!(
             f.judge(BOTH, &["junk", "top/root"]),
