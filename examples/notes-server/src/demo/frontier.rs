@@ -51,6 +51,10 @@ pub(crate) async fn url_setup(demo: &mut Demo) {
         visits.get(1).map(|v| v.fields.clone()) == Some(vec!["token".into(), "template".into()]),
     );
     demo.check(
+        "the form has Save and Cancel buttons",
+        visits.get(1).map(|v| v.buttons.clone()) == Some(vec!["Save".into(), "Cancel".into()]),
+    );
+    demo.check(
         "one submission accepted (200), the second refused (410)",
         statuses == [403, 200, 403, 200, 410],
     );
