@@ -63,7 +63,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = seconds)]
     pub roots_wait: Duration,
     /// Serve Streamable HTTP at http://IP:PORT/mcp instead of stdio. The
-    /// address must be loopback (127.0.0.0/8 or [::1]); port 0 picks a
+    /// address must be loopback (`127.0.0.0/8` or `[::1]`); port 0 picks a
     /// free one, and the URL is printed on stderr once the server listens.
     #[arg(long, value_name = "IP:PORT", value_parser = http::loopback)]
     pub http: Option<SocketAddr>,

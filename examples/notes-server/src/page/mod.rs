@@ -1,19 +1,19 @@
 //! The first-run setup page that `notes_setup` sends the user to through
 //! URL-mode elicitation: a small web page on `127.0.0.1`, served by axum,
-//! at a URL with a random one-time token ([`token`]: 16 bytes from the
+//! at a URL with a random one-time token (`token.rs`: 16 bytes from the
 //! operating system through `getrandom`).
 //!
-//! - It shows one form ([`html`]): the template for new notes (a short
+//! - It shows one form (`html.rs`): the template for new notes (a short
 //!   label, a help text the field is described by, the size limit, focus on
 //!   the field), a Save button and a Cancel button. It has no field for
 //!   roots or the ceiling, and a submission that carries such fields has
 //!   them ignored (and reported as ignored): the folders the server may
 //!   touch are the client's roots, never a preference.
-//! - The limit is [`MAX_TEMPLATE`](crate::prefs::MAX_TEMPLATE) characters counted as the browser's
-//!   `maxlength` counts them: UTF-16 code units, a line break as one
-//!   ([`template_length`](crate::prefs::template_length)). The browser stops
-//!   typing at the limit and the server refuses (`413`) past it, so the two
-//!   agree on every text.
+//! - The limit is [`MAX_TEMPLATE`](crate::prefs::MAX_TEMPLATE) characters
+//!   counted as the browser's `maxlength` counts them: UTF-16 code units, a
+//!   line break as one ([`template_length`](crate::prefs::template_length)).
+//!   The browser stops typing at the limit and the server refuses (`413`)
+//!   past it, so the two agree on every text.
 //! - Save ends the page with the [`Submission`]; Cancel ends it at once with
 //!   [`PageEnd::Cancelled`] (the tool call does not wait for the page to
 //!   expire); so do its lifetime ([`PageEnd::Expired`]) and dropping the
@@ -25,7 +25,7 @@
 //!   so instead of failing to connect); then the port closes.
 //! - It answers only at `127.0.0.1:PORT` / `localhost:PORT` (a `Host`
 //!   check against DNS rebinding, `421` otherwise), and bounds each request
-//!   body in size and time ([`routes`]).
+//!   body in size and time (`routes.rs`).
 
 mod html;
 mod routes;
