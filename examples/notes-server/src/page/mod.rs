@@ -38,7 +38,7 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, watch};
-use tokio::time::sleep;
+use tokio::time::{Instant, sleep, sleep_until, timeout_at};
 
 use self::token::Token;
 use crate::held::lock;
@@ -80,6 +80,8 @@ pub struct SetupPage {
     addr: SocketAddr,
     shared: Arc<Shared>,
     ended: oneshot::Receiver<PageEnd>,
+    /// When the page ends at the latest.
+    expires: Instant,
 }
 
 /// What the page's handlers share.
@@ -123,12 +125,14 @@ impl SetupPage {
             }),
             closed: watch::Sender::new(false),
         });
-        tokio::spawn(run(listener, shared.clone(), lifetime));
+        let expires = Instant::now() + lifetime;
+        tokio::spawn(run(listener, shared.clone(), expires));
         Ok(Self {
             url,
             addr,
             shared,
             ended,
+            expires,
         })
     }
 
@@ -142,11 +146,19 @@ impl SetupPage {
         self.addr
     }
 
-    /// Waits for the page to end: saved, cancelled, or expired (also if the
-    /// page's server stopped without an answer, which it does only after
-    /// its lifetime).
+    /// Waits for the page to end: saved, cancelled, or expired. Bounded by
+    /// the page's lifetime whatever its server does: at the deadline the
+    /// page is ended here (a submission that arrived first still counts).
     pub async fn submission(&mut self) -> PageEnd {
-        (&mut self.ended).await.unwrap_or(PageEnd::Expired)
+        match timeout_at(self.expires, &mut self.ended).await {
+            Ok(Ok(end)) => end,
+            // The sender goes only when the page ends; ending it again here
+            // changes nothing but makes sure it is closed.
+            Ok(Err(_)) | Err(_) => {
+                self.shared.end(None);
+                PageEnd::Expired
+            }
+        }
     }
 }
 
@@ -178,15 +190,15 @@ impl Shared {
 }
 
 /// Serves the page until [`CLOSED_NOTICE`] after it ended (ending it at
-/// `lifetime`), then closes the port, leaving connections still open
+/// `expires`), then closes the port, leaving connections still open
 /// [`GRACE`] to finish.
-async fn run(listener: TcpListener, shared: Arc<Shared>, lifetime: Duration) {
+async fn run(listener: TcpListener, shared: Arc<Shared>, expires: Instant) {
     let app = routes::router(shared.clone());
     let (stop, stopped) = oneshot::channel::<()>();
     let mut closed = shared.closed.subscribe();
     let notice = async move {
         tokio::select! {
-            () = sleep(lifetime) => { shared.end(Some(PageEnd::Expired)); }
+            () = sleep_until(expires) => { shared.end(Some(PageEnd::Expired)); }
             _ = closed.wait_for(|closed| *closed) => {}
         }
         sleep(CLOSED_NOTICE).await;
