@@ -86,7 +86,7 @@ async fn play(args: DemoArgs) -> ExitCode {
 async fn serve(args: ServeArgs) -> ExitCode {
     let mut policy = Roots::builder().empty_roots(args.empty_roots());
     if !args.ceiling.is_empty() {
-        tracing::info!(ceiling = ?args.ceiling, "ceiling");
+        tracing::info!(ceiling = ?args.ceiling, "every client root is bounded by the ceiling");
         policy = policy.ceiling(args.ceiling.iter().cloned());
     }
     let wait = args.roots_wait;

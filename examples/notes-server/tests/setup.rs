@@ -202,6 +202,7 @@ async fn the_page_refuses_wrong_tokens_and_a_second_submission() {
             Step::open().with_wrong_token(),
             Step::submit(&[("template", "evil")]).with_wrong_token(),
             Step::submit(&[("not_template", "x")]), // no template: refused, not consumed
+            Step::submit(&[("template", "x"), ("action", "delete")]), // no such button
             Step::open(),
             Step::submit(&[("template", "line 1\r\nline 2")]),
             Step::submit(&[("template", "second")]),
@@ -210,12 +211,17 @@ async fn the_page_refuses_wrong_tokens_and_a_second_submission() {
     )
     .await;
     let statuses: Vec<u16> = visits.iter().map(|v| v.status).collect();
-    assert_eq!(statuses, [403, 403, 400, 200, 200, 410, 410], "{visits:#?}");
-    assert_eq!(visits[3].fields, ["token", "template"]);
-    assert_eq!(visits[3].buttons, ["Save", "Cancel"]);
-    assert_eq!(visits[3].heading, "Set up new notes");
+    assert_eq!(
+        statuses,
+        [403, 403, 400, 400, 200, 200, 410, 410],
+        "{visits:#?}"
+    );
+    assert_eq!(visits[4].fields, ["token", "template"]);
+    assert_eq!(visits[4].buttons, ["Save", "Cancel"]);
+    assert_eq!(visits[4].heading, "Set up new notes");
     assert_eq!(visits[0].heading, "This link is not valid");
-    assert_eq!(visits[5].heading, "This setup page is closed");
+    assert_eq!(visits[3].heading, "Unknown button");
+    assert_eq!(visits[6].heading, "This setup page is closed");
     let submission = submitted(&mut page).await;
     assert_eq!(submission.template, "line 1\nline 2");
     assert!(submission.ignored.is_empty());

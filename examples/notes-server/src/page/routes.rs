@@ -151,18 +151,30 @@ fn admit(shared: &Shared, fields: &[(String, String)]) -> Option<Page> {
 /// Takes the one submission: Cancel, or the template and nothing else.
 fn take(shared: &Shared, fields: Vec<(String, String)>) -> Page {
     let mut template = None;
-    let mut cancel = false;
+    let mut action = None;
     let mut ignored = BTreeSet::new();
     for (name, value) in fields {
         match name.as_str() {
             "token" => {}
-            "action" => cancel |= value == "cancel",
+            "action" if action.is_none() => action = Some(value),
             "template" if template.is_none() => template = Some(value),
             _ => {
                 ignored.insert(name.chars().take(40).collect::<String>());
             }
         }
     }
+    let cancel = match action.as_deref() {
+        // A form posted without a button (Enter in a field) saves.
+        None | Some("save") => false,
+        Some("cancel") => true,
+        Some(_) => {
+            return Page::says(
+                StatusCode::BAD_REQUEST,
+                "Unknown button",
+                "Use Save or Cancel on the page.",
+            );
+        }
+    };
     if cancel {
         return if shared.end(Some(PageEnd::Cancelled)) {
             Page::says(
