@@ -5,8 +5,9 @@
 //! limit, which the browser enforces as the server counts it), types the
 //! template, saves, and sees the tool call complete; a second tab that
 //! opened the form before submits again and is refused; a reload says the
-//! page is closed. A screenshot of the form is saved under
-//! `target/tmp/` (the path is printed).
+//! page is closed. A second test presses Cancel and sees the call end at
+//! once, declined. A screenshot of the form is saved under `target/tmp/`
+//! (the path is printed).
 //!
 //! Ignored by default: it needs Debian's `chromium` and `chromium-driver`
 //! (`CHROMIUM` and `CHROMEDRIVER` may name other binaries). `.ci/run`
@@ -136,6 +137,22 @@ async fn sent_url(script: &ScriptedClient) -> Vec<Event> {
     events
 }
 
+/// A 2025-11-25 session sharing `Notes` under `dir`, whose user consents
+/// to the setup URL (the page is Chromium's from there on): the server, the
+/// script, the client.
+async fn session(dir: &std::path::Path) -> (NotesServer, ScriptedClient, common::Client) {
+    let server = NotesServer::new(RootsBuilder::default());
+    let script = ScriptedClient::new(true, true).with_url_mode();
+    let notes = uri(dir, "Notes");
+    script.set_roots([(notes.as_str(), Some("Notes"))]);
+    let (running, c) = client::connect(server.clone(), script.clone())
+        .await
+        .unwrap();
+    tokio::spawn(async move { running.waiting().await });
+    script.answer_url(UrlAnswer::Accept(Vec::new()));
+    (server, script, c)
+}
+
 /// Where the screenshot goes: `target/tmp/notes-server-setup.png`.
 fn screenshot_path() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("notes-server-setup.png")
@@ -146,16 +163,7 @@ fn screenshot_path() -> PathBuf {
 async fn chromium_sets_the_template_and_a_second_submission_is_refused() {
     bounded(async {
         let dir = tree();
-        let server = NotesServer::new(RootsBuilder::default());
-        let script = ScriptedClient::new(true, true).with_url_mode();
-        let notes = uri(dir.path(), "Notes");
-        script.set_roots([(notes.as_str(), Some("Notes"))]);
-        let (running, c) = client::connect(server.clone(), script.clone())
-            .await
-            .unwrap();
-        tokio::spawn(async move { running.waiting().await });
-        // The user consents; the page is Chromium's from here on.
-        script.answer_url(UrlAnswer::Accept(Vec::new()));
+        let (server, script, c) = session(dir.path()).await;
         let driver = Driver::start().await;
         let profile = tempfile::tempdir().unwrap();
         let browser = driver.chromium(profile.path()).await;
@@ -279,6 +287,43 @@ async fn chromium_sets_the_template_and_a_second_submission_is_refused() {
             server.preferences().get().template.as_deref(),
             Some(TEMPLATE)
         );
+        browser.close().await.unwrap();
+    })
+    .await;
+}
+
+#[tokio::test]
+#[ignore = "needs Debian's chromium and chromium-driver; .ci/run runs it with --ignored"]
+async fn chromium_cancel_declines_at_once() {
+    bounded(async {
+        let dir = tree();
+        let (server, script, c) = session(dir.path()).await;
+        let driver = Driver::start().await;
+        let profile = tempfile::tempdir().unwrap();
+        let browser = driver.chromium(profile.path()).await;
+        let user = async {
+            let events = sent_url(&script).await;
+            let url = urls(&events)[0].0.clone();
+            browser.goto(&url).await.unwrap();
+            expect_heading(&browser, "Set up new notes").await;
+            let area = browser.find(Locator::Id("template")).await.unwrap();
+            area.send_keys("typed, then thought better of it")
+                .await
+                .unwrap();
+            let cancel = browser
+                .find(Locator::Css("button[value=cancel]"))
+                .await
+                .unwrap();
+            cancel.click().await.unwrap();
+            expect_heading(&browser, "Setup cancelled").await;
+            browser.goto(&url).await.unwrap();
+            expect_heading(&browser, "This setup page is closed").await;
+        };
+        // The page would wait 15 minutes; Cancel ends the call (BOUND).
+        let (result, ()) = tokio::join!(call(&c, "notes_setup", json!({})), user);
+        assert_eq!(outcome(&result), Some("declined"), "{result:?}");
+        assert_eq!(result.structured_content.unwrap()["on"], "page");
+        assert_eq!(server.preferences().get().template, None);
         browser.close().await.unwrap();
     })
     .await;
