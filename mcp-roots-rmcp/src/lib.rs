@@ -150,6 +150,7 @@ mod call;
 mod denial;
 mod elicit;
 mod empty;
+mod format;
 mod input_required;
 mod legacy;
 mod rounds;

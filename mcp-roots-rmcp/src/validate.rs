@@ -1,8 +1,12 @@
 //! Server-side validation of an accepted elicitation answer against the
-//! schema that was sent (rmcp does not check it). Works on the schema's JSON
+//! schema that was sent (rmcp does not check it): fields, types, lengths,
+//! bounds, choices, and the string formats (`email`, `uri`, `date`,
+//! `date-time`, checked in `format.rs`). Works on the schema's JSON
 //! form, so it follows exactly what went over the wire.
 
 use serde_json::{Map, Value};
+
+use crate::format;
 
 /// Checks `content` against the flat form schema `schema` (as JSON): an
 /// object with only the declared fields, every required field present, each
@@ -46,6 +50,9 @@ fn field(schema: &Value, value: &Value) -> Result<(), String> {
             let chars = text.chars().count() as u64;
             bound(schema, "minLength", chars, |min, n| n >= min)?;
             bound(schema, "maxLength", chars, |max, n| n <= max)?;
+            if let Some(name) = schema.get("format").and_then(Value::as_str) {
+                format::check(name, text)?;
+            }
             allowed(schema, value)
         }
         "integer" if value.is_i64() || value.is_u64() => number(schema, value),
@@ -123,7 +130,11 @@ mod tests {
                 "choice": {"type": "string", "oneOf": [{"const": "c0"}, {"const": "c1"}]},
                 "confirm": {"type": "boolean"},
                 "count": {"type": "integer", "minimum": 1, "maximum": 3},
-                "note": {"type": "string", "maxLength": 5}
+                "note": {"type": "string", "maxLength": 5},
+                "mail": {"type": "string", "format": "email"},
+                "site": {"type": "string", "format": "uri"},
+                "day": {"type": "string", "format": "date"},
+                "at": {"type": "string", "format": "date-time"}
             },
             "required": ["choice", "confirm"]
         });
@@ -135,6 +146,11 @@ mod tests {
             )
             .is_ok()
         );
+        let formatted = json!({
+            "choice": "c1", "confirm": true, "mail": "alice@example.com",
+            "site": "https://example.com/", "day": "2026-12-01", "at": "2026-12-01T15:00:00Z"
+        });
+        assert!(validate(&schema, &formatted).is_ok());
         for bad in [
             json!("c1"),
             json!({"choice": "c9", "confirm": true}),
@@ -145,6 +161,10 @@ mod tests {
             json!({"choice": "c1", "confirm": true, "note": "too long"}),
             json!({"choice": "c1", "confirm": true, "extra": 1}),
             json!({"choice": {"nested": "c1"}, "confirm": true}),
+            json!({"choice": "c1", "confirm": true, "mail": "not an address"}),
+            json!({"choice": "c1", "confirm": true, "site": "no scheme"}),
+            json!({"choice": "c1", "confirm": true, "day": "2026-02-30"}),
+            json!({"choice": "c1", "confirm": true, "at": "2026-12-01 15:00"}),
         ] {
             assert!(validate(&schema, &bad).is_err(), "{bad}");
         }

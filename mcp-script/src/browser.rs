@@ -1,11 +1,16 @@
 //! The scripted browser: what the scripted user does with the page of a
-//! URL-mode elicitation, over plain blocking `std::net` HTTP/1.1 (one
-//! request per connection). Tokens are redacted in what it records, so
-//! transcripts are stable.
+//! URL-mode elicitation, over a real HTTP client (reqwest: no proxy, no
+//! redirects, bounded in time) and a real HTML parser (scraper, html5ever's
+//! tree): it reads the page's heading, first sentence, form fields and
+//! buttons, and posts the form by its field names. Tokens are redacted in
+//! what it records, so transcripts are stable.
 
-use std::io::{self, Read, Write};
-use std::net::TcpStream;
 use std::time::Duration;
+
+use scraper::{ElementRef, Html, Selector};
+
+/// How long one request may take.
+const REQUEST_TIME: Duration = Duration::from_secs(10);
 
 /// One thing the scripted user does in the browser.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +43,11 @@ impl Step {
         }
     }
 
+    /// Presses the page's Cancel button (`action=cancel`) with its token.
+    pub fn cancel() -> Self {
+        Self::submit(&[("action", "cancel")])
+    }
+
     /// The same step with a wrong token.
     pub fn with_wrong_token(self) -> Self {
         match self {
@@ -61,20 +71,32 @@ pub struct Visit {
     pub sent: Vec<String>,
     /// The status code; 0 if the page could not be reached.
     pub status: u16,
-    /// The page's first sentence (or the connection error).
+    /// The page's `<h1>` (empty if it has none).
+    pub heading: String,
+    /// The text of the page's first paragraph (or the connection error).
     pub said: String,
-    /// The names of the form fields on the page, for a form page.
+    /// The names of the form's fields (inputs, text areas, selects), in
+    /// order.
     pub fields: Vec<String>,
+    /// The labels of the form's buttons, in order.
+    pub buttons: Vec<String>,
 }
 
 /// Plays `steps` against the page at `url`, calling `seen` after each
-/// request. Blocking: run it on a thread of its own or the blocking pool.
-pub fn browse(url: &str, steps: &[Step], mut seen: impl FnMut(Visit)) {
+/// request.
+pub async fn browse(url: &str, steps: &[Step], mut seen: impl FnMut(Visit)) {
     let Ok(url) = url::Url::parse(url) else {
-        return seen(unreachable_page("GET", url, "not a URL"));
+        return seen(unreachable_page("GET", url, "not a URL".to_owned()));
     };
-    let host = url.host_str().unwrap_or_default().to_owned();
-    let port = url.port_or_known_default().unwrap_or(80);
+    let client = match reqwest::Client::builder()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(REQUEST_TIME)
+        .build()
+    {
+        Ok(client) => client,
+        Err(err) => return seen(unreachable_page("GET", url.path(), err.to_string())),
+    };
     let token = url
         .query_pairs()
         .find(|(k, _)| k == "token")
@@ -97,11 +119,12 @@ pub fn browse(url: &str, steps: &[Step], mut seen: impl FnMut(Visit)) {
         } else {
             (&token, "<token>")
         };
-        let visit = match post {
+        let (method, target, sent, request) = match post {
             None => {
-                let target = format!("{}?token={used}", url.path());
-                let shown = format!("{}?token={shown}", url.path());
-                exchange(&host, port, "GET", &target, None).map(|page| (shown, Vec::new(), page))
+                let mut page = url.clone();
+                page.query_pairs_mut().clear().append_pair("token", used);
+                let target = format!("{}?token={shown}", url.path());
+                ("GET", target, Vec::new(), client.get(page))
             }
             Some(fields) => {
                 let mut form = url::form_urlencoded::Serializer::new(String::new());
@@ -111,98 +134,113 @@ pub fn browse(url: &str, steps: &[Step], mut seen: impl FnMut(Visit)) {
                     form.append_pair(name, value);
                     sent.push(name.clone());
                 }
-                let body = form.finish();
-                exchange(&host, port, "POST", url.path(), Some(&body))
-                    .map(|page| (format!("{} (token={shown})", url.path()), sent, page))
+                let mut action = url.clone();
+                action.set_query(None);
+                let request = client
+                    .post(action)
+                    .header("content-type", "application/x-www-form-urlencoded")
+                    .body(form.finish());
+                let target = format!("{} (token={shown})", url.path());
+                ("POST", target, sent, request)
             }
         };
-        let method = if post.is_some() { "POST" } else { "GET" };
-        seen(match visit {
-            Ok((target, sent, (status, html))) => Visit {
-                method,
-                target,
-                sent,
-                status,
-                said: first_sentence(&html),
-                fields: form_fields(&html),
-            },
-            Err(err) => unreachable_page(method, url.path(), &err.to_string()),
+        let answer = async {
+            let response = request.send().await?;
+            let status = response.status().as_u16();
+            Ok::<_, reqwest::Error>((status, response.text().await?))
+        };
+        seen(match answer.await {
+            Ok((status, html)) => {
+                let page = Read::from(&html);
+                Visit {
+                    method,
+                    target,
+                    sent,
+                    status,
+                    heading: page.heading,
+                    said: page.said,
+                    fields: page.fields,
+                    buttons: page.buttons,
+                }
+            }
+            Err(err) => unreachable_page(method, url.path(), connection_error(&err)),
         });
     }
 }
 
-/// One request on a fresh connection: the status and the body.
-fn exchange(
-    host: &str,
-    port: u16,
-    method: &str,
-    target: &str,
-    form: Option<&str>,
-) -> io::Result<(u16, String)> {
-    let mut stream = TcpStream::connect((host, port))?;
-    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
-    stream.set_write_timeout(Some(Duration::from_secs(10)))?;
-    let mut request =
-        format!("{method} {target} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n");
-    if let Some(body) = form {
-        request.push_str(&format!(
-            "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        ));
-    } else {
-        request.push_str("\r\n");
-    }
-    stream.write_all(request.as_bytes())?;
-    let mut answer = Vec::new();
-    stream.read_to_end(&mut answer)?;
-    let answer = String::from_utf8_lossy(&answer);
-    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "no status line"))?;
-    Ok((status, body.to_owned()))
+/// What the scripted user reads on a page.
+struct Read {
+    heading: String,
+    said: String,
+    fields: Vec<String>,
+    buttons: Vec<String>,
 }
 
-fn unreachable_page(method: &'static str, target: &str, why: &str) -> Visit {
+impl From<&String> for Read {
+    fn from(html: &String) -> Self {
+        let document = Html::parse_document(html);
+        Self {
+            heading: first_text(&document, "h1"),
+            said: first_text(&document, "p"),
+            fields: select(
+                &document,
+                "form input[name], form textarea[name], form select[name]",
+            )
+            .filter_map(|field| field.value().attr("name"))
+            .map(str::to_owned)
+            .collect(),
+            buttons: select(&document, "form button")
+                .map(|button| text_of(&button))
+                .collect(),
+        }
+    }
+}
+
+/// The elements matching `selectors` (written in this file, so valid), in
+/// document order.
+fn select<'a>(document: &'a Html, selectors: &str) -> impl Iterator<Item = ElementRef<'a>> {
+    let selector = Selector::parse(selectors).ok();
+    selector
+        .map(|s| document.select(&s).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+}
+
+/// The text of the first element matching `selector` ("" if none).
+fn first_text(document: &Html, selector: &str) -> String {
+    select(document, selector)
+        .next()
+        .map(|element| text_of(&element))
+        .unwrap_or_default()
+}
+
+/// An element's text, whitespace collapsed.
+fn text_of(element: &ElementRef<'_>) -> String {
+    let text: String = element.text().collect();
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What a failed request says, the innermost cause included ("connection
+/// refused" rather than reqwest's outer "error sending request").
+fn connection_error(err: &reqwest::Error) -> String {
+    let mut source: &dyn std::error::Error = err;
+    while let Some(inner) = source.source() {
+        source = inner;
+    }
+    source.to_string()
+}
+
+fn unreachable_page(method: &'static str, target: &str, why: String) -> Visit {
     Visit {
         method,
         target: target.to_owned(),
         sent: Vec::new(),
         status: 0,
-        said: why.to_owned(),
+        heading: String::new(),
+        said: why,
         fields: Vec::new(),
+        buttons: Vec::new(),
     }
-}
-
-/// The text of the first `<p>`, tags removed.
-fn first_sentence(html: &str) -> String {
-    let Some(start) = html.find("<p>") else {
-        return String::new();
-    };
-    let rest = &html[start + 3..];
-    let end = rest.find("</p>").unwrap_or(rest.len());
-    let mut text = String::new();
-    let mut in_tag = false;
-    for c in rest[..end].chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => in_tag = false,
-            c if !in_tag => text.push(c),
-            _ => {}
-        }
-    }
-    text.replace("&amp;", "&").replace("&quot;", "\"")
-}
-
-/// The `name="…"` of every form field.
-fn form_fields(html: &str) -> Vec<String> {
-    html.split("name=\"")
-        .skip(1)
-        .filter_map(|rest| rest.split('"').next())
-        .map(str::to_owned)
-        .collect()
 }
 
 fn owned(fields: &[(&str, &str)]) -> Vec<(String, String)> {

@@ -382,7 +382,7 @@ impl ClientHandler for ScriptedClient {
 
 impl ScriptedClient {
     /// The scripted user's answer to a URL; on accept the browser starts
-    /// (on the blocking pool) while the answer goes back.
+    /// (a task of its own) while the answer goes back.
     fn open_url(&self, message: String, url: String, elicitation_id: String) -> ElicitResult {
         let scripted = lock(&self.script.urls).pop_front();
         let (action, steps) = match scripted.unwrap_or(UrlAnswer::Cancel) {
@@ -399,10 +399,11 @@ impl ScriptedClient {
         lock(&self.script.events).push(event);
         if !steps.is_empty() {
             let script = self.script.clone();
-            let browser = tokio::task::spawn_blocking(move || {
+            let browser = tokio::spawn(async move {
                 browser::browse(&url, &steps, |visit| {
                     lock(&script.events).push(Event::Http(visit));
-                });
+                })
+                .await;
             });
             lock(&self.script.browsers).push(browser);
         }

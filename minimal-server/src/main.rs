@@ -10,6 +10,8 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use rmcp::service::NotificationContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use std::io::stderr;
+use tracing_subscriber::{EnvFilter, filter::LevelFilter, fmt};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct ReadArgs {
@@ -59,7 +61,11 @@ impl ServerHandler for Server {
 }
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    // The log on stderr (stdout is the protocol): RUST_LOG, default info.
+    let info = EnvFilter::builder().with_default_directive(LevelFilter::INFO.into());
+    let log = fmt().with_env_filter(info.from_env_lossy());
+    log.with_writer(stderr).try_init()?;
     // The default policy: no ceiling, nothing for a client without roots.
     let roots = SessionRoots::new(Roots::builder());
     // stdout carries JSON-RPC; the session ends when the client closes stdin.

@@ -160,10 +160,25 @@ impl HttpServer {
     /// It cannot start, exits, or says nothing usable within 20 seconds
     /// (the error carries what it printed).
     pub async fn start(program: impl AsRef<Path>, args: &[String]) -> Result<Self, BoxError> {
+        Self::start_with_env(program, args, &[]).await
+    }
+
+    /// As [`start`](Self::start), with `env` added to the child's
+    /// environment (e.g. `RUST_LOG`).
+    ///
+    /// # Errors
+    ///
+    /// As [`start`](Self::start).
+    pub async fn start_with_env(
+        program: impl AsRef<Path>,
+        args: &[String],
+        env: &[(&str, &str)],
+    ) -> Result<Self, BoxError> {
         let program = program.as_ref();
         let mut child = tokio::process::Command::new(program)
             .args(["--http", "127.0.0.1:0"])
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

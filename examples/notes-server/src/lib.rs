@@ -81,11 +81,13 @@
 //! process of it ([`Launch`]).
 
 mod change;
+pub mod cli;
 pub mod demo;
 pub mod failure;
 pub mod held;
 pub mod http;
 mod launch;
+pub mod log;
 pub mod notes;
 pub mod page;
 pub mod prefs;

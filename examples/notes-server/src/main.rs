@@ -6,148 +6,93 @@
 //! notes-server [--ceiling DIR]... [--ceiling-without-roots] [--roots-wait SECONDS]
 //!              [--http IP:PORT [--session-idle SECONDS]]
 //! notes-server demo [--stdio | --http]
+//! notes-server --help | --version
 //! ```
 //!
-//! `--ceiling DIR` (repeatable) bounds what any client root can grant: a
-//! root above DIR is clipped to it, one outside every DIR is rejected.
-//! `--ceiling-without-roots` grants the ceiling to a client that does not
-//! declare the roots capability; without it such a client gets nothing. An
-//! empty list from a client that declares roots always shares nothing.
-//! `demo` plays the scripted scenes against a server in this process;
-//! `demo --stdio` plays them against this binary started as a child per
-//! session, over stdio.
-//! `--roots-wait SECONDS` bounds how long a tool call waits for the client's
-//! first `roots/list` answer (default 5; then the call fails with `no_roots`).
-//! `--http IP:PORT` (or `--http=IP:PORT`) serves Streamable HTTP at
-//! `http://IP:PORT/mcp` instead of stdio; the address must be loopback
-//! (`127.0.0.0/8`, `[::1]`; anything else exits with code 2), port 0 picks a
-//! free port, and the URL is printed on stderr once the server listens.
-//! `--session-idle SECONDS` ends an HTTP session after that long without a
-//! message (default 1800). `demo --http` plays the scenes against this
-//! binary started with `--http 127.0.0.1:0`, every session in that process.
+//! The options are [`notes_server::cli`]'s (`--help` prints them). A bad
+//! argument is a usage error naming it (exit code 2): a `--ceiling` that is
+//! not an absolute path to an existing directory, an `--http` address that
+//! is not loopback, a malformed number of seconds. stdout carries the
+//! protocol; the log goes to stderr, filtered by `RUST_LOG` (default
+//! `info`: every denial, roots change and revocation, inside its tool
+//! call's span). `demo` plays the scripted scenes against a server in this
+//! process; `demo --stdio` against this binary started as a child per
+//! session, over stdio; `demo --http` against this binary started with
+//! `--http 127.0.0.1:0`, every session in that process.
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use mcp_roots::{EmptyRoots, Roots, RootsBuilder};
-use mcp_roots_rmcp::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
+use clap::Parser;
+use mcp_roots::{Roots, RootsBuilder};
+use mcp_roots_rmcp::{DEFAULT_LIST_TIMEOUT, SessionRoots};
+use notes_server::cli::{Cli, Command, DemoArgs, ServeArgs};
 use notes_server::prefs::Preferences;
-use notes_server::{HttpServer, Launch, NotesServer, http};
+use notes_server::{HttpServer, Launch, NotesServer, http, log};
 use rmcp::ServiceExt;
-
-const USAGE: &str = "usage: notes-server [--ceiling DIR]... [--ceiling-without-roots] \
-    [--roots-wait SECONDS] [--http IP:PORT [--session-idle SECONDS]] \
-    | notes-server demo [--stdio | --http]";
+use tracing_subscriber::filter::LevelFilter;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("demo") {
-        let launch = match args.get(1..).unwrap_or_default() {
-            [] => Launch::InProcess,
-            [flag] if flag == "--stdio" || flag == "--http" => {
-                let exe = match std::env::current_exe() {
-                    Ok(exe) => exe,
-                    Err(err) => {
-                        eprintln!("notes-server: cannot find its own executable: {err}");
-                        return ExitCode::FAILURE;
-                    }
-                };
-                if flag == "--stdio" {
-                    Launch::binary(exe)
-                } else {
-                    match HttpServer::start(exe, &[]).await {
-                        Ok(server) => Launch::Http(server),
-                        Err(err) => {
-                            eprintln!("notes-server: the HTTP server did not start: {err}");
-                            return ExitCode::FAILURE;
-                        }
-                    }
-                }
-            }
-            _ => {
-                eprintln!("{USAGE}");
-                return ExitCode::from(2);
-            }
-        };
-        let ok = notes_server::demo::run_with(launch).await;
-        return if ok {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::FAILURE
-        };
-    }
-    let mut ceiling = Vec::new();
-    let mut empty = EmptyRoots::DenyAll;
-    let mut wait = DEFAULT_FIRST_ANSWER_WAIT;
-    let mut listen: Option<SocketAddr> = None;
-    let mut idle: Option<Duration> = None;
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        let address = match arg.strip_prefix("--http=") {
-            Some(address) => Some(address.to_owned()),
-            None if arg == "--http" => args.next(),
-            None => None,
-        };
-        if arg == "--http" || address.is_some() {
-            match address.as_deref().map(http::loopback) {
-                Some(Ok(addr)) => listen = Some(addr),
-                Some(Err(refusal)) => {
-                    eprintln!("notes-server: {refusal}");
-                    return ExitCode::from(2);
-                }
-                None => {
-                    eprintln!("{USAGE}");
-                    return ExitCode::from(2);
-                }
-            }
-            continue;
-        }
-        let valid = match arg.as_str() {
-            "--ceiling" => args.next().map(|dir| ceiling.push(dir)).is_some(),
-            "--ceiling-without-roots" => {
-                empty = EmptyRoots::Ceiling;
-                true
-            }
-            "--roots-wait" => match args.next().as_deref().map(seconds) {
-                Some(Some(given)) => {
-                    wait = given;
-                    true
-                }
-                _ => false,
-            },
-            "--session-idle" => match args.next().as_deref().map(seconds) {
-                Some(Some(given)) if !given.is_zero() => {
-                    idle = Some(given);
-                    true
-                }
-                _ => false,
-            },
-            _ => false,
-        };
-        if !valid {
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    }
-    if idle.is_some() && listen.is_none() {
-        eprintln!("notes-server: --session-idle applies to --http only");
+    let cli = Cli::parse();
+    // The demo's transcript is its story: its log says only what went wrong.
+    let level = match cli.command {
+        Some(Command::Demo(_)) => LevelFilter::WARN,
+        None => LevelFilter::INFO,
+    };
+    if let Err(err) = log::init(level) {
+        eprintln!("notes-server: {err}");
         return ExitCode::from(2);
     }
-    let mut policy = Roots::builder().empty_roots(empty);
-    if !ceiling.is_empty() {
-        eprintln!("notes-server: ceiling {ceiling:?}");
-        policy = policy.ceiling(ceiling);
+    match cli.command {
+        Some(Command::Demo(demo)) => play(demo).await,
+        None => serve(cli.serve).await,
     }
-    if let Some(addr) = listen {
-        return serve_http(
-            addr,
-            policy,
-            wait,
-            idle.unwrap_or(http::DEFAULT_SESSION_IDLE),
-        )
-        .await;
+}
+
+/// Plays the demo where `args` says; success only if every check passed.
+async fn play(args: DemoArgs) -> ExitCode {
+    let launch = if args.stdio || args.http {
+        let exe = match std::env::current_exe() {
+            Ok(exe) => exe,
+            Err(err) => {
+                eprintln!("notes-server: cannot find its own executable: {err}");
+                return ExitCode::FAILURE;
+            }
+        };
+        if args.stdio {
+            Launch::binary(exe)
+        } else {
+            match HttpServer::start(exe, &[]).await {
+                Ok(server) => Launch::Http(server),
+                Err(err) => {
+                    eprintln!("notes-server: the HTTP server did not start: {err}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    } else {
+        Launch::InProcess
+    };
+    if notes_server::demo::run_with(launch).await {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Serves one session over stdio, or sessions over `--http`.
+async fn serve(args: ServeArgs) -> ExitCode {
+    let mut policy = Roots::builder().empty_roots(args.empty_roots());
+    if !args.ceiling.is_empty() {
+        tracing::info!(ceiling = ?args.ceiling, "every client root is bounded by the ceiling");
+        policy = policy.ceiling(args.ceiling.iter().cloned());
+    }
+    let wait = args.roots_wait;
+    if let Some(addr) = args.http {
+        let idle = args.session_idle.unwrap_or(http::DEFAULT_SESSION_IDLE);
+        return serve_http(addr, policy, wait, idle).await;
     }
     let session = SessionRoots::new(policy).with_timeouts(wait, DEFAULT_LIST_TIMEOUT);
     // stdout carries JSON-RPC: everything else goes to stderr.
@@ -163,7 +108,7 @@ async fn main() -> ExitCode {
     };
     match server.waiting().await {
         Ok(reason) => {
-            eprintln!("notes-server: session ended ({reason:?})");
+            tracing::info!(?reason, "session ended");
             ExitCode::SUCCESS
         }
         Err(err) => {
@@ -239,10 +184,4 @@ async fn stopped() {
     }
     #[cfg(not(unix))]
     interrupt.await;
-}
-
-/// A non-negative number of seconds, fractions allowed ("0.15").
-fn seconds(text: &str) -> Option<Duration> {
-    let value: f64 = text.parse().ok()?;
-    Duration::try_from_secs_f64(value).ok()
 }

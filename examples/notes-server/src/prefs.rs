@@ -6,8 +6,17 @@
 use crate::held::lock;
 use std::sync::{Arc, Mutex};
 
-/// The longest template the setup page accepts, in bytes.
+/// The longest template the setup page accepts, in characters as a
+/// browser's `maxlength` counts them ([`template_length`]).
 pub const MAX_TEMPLATE: usize = 16 * 1024;
+
+/// The length of `template` as a browser's `maxlength` counts it, so that
+/// the page's limit and the server's agree: UTF-16 code units (a character
+/// outside the Basic Multilingual Plane, such as most emoji, counts as two),
+/// a line break (`\n` or `\r\n`) as one.
+pub fn template_length(template: &str) -> usize {
+    template.encode_utf16().count() - template.matches("\r\n").count()
+}
 
 /// Preferences for new notes. Held in memory for the server's lifetime
 /// (one session over stdio; over HTTP a session's, and for 2026-07-28
@@ -78,7 +87,22 @@ impl Settings {
 
 #[cfg(test)]
 mod tests {
-    use super::Settings;
+    use super::{Settings, template_length};
+
+    #[test]
+    fn lengths_count_as_maxlength_does() {
+        for (text, length) in [
+            ("", 0),
+            ("abc", 3),
+            ("é", 1),      // two UTF-8 bytes, one unit
+            ("€", 1),      // three bytes, one unit
+            ("😀", 2),     // four bytes, a surrogate pair
+            ("a\nb", 3),   // a line break is one
+            ("a\r\nb", 3), // as submitted: still one
+        ] {
+            assert_eq!(template_length(text), length, "{text:?}");
+        }
+    }
 
     #[test]
     fn templates_wrap_the_content() {

@@ -20,8 +20,9 @@
 //!    user's consent, after which each round waits for the completion
 //!    (rounds that answer "still waiting" in between).
 //! 4. Declined or cancelled: the flow is dropped with its page, nothing
-//!    changes. Accepted: the result says what was set, or that the page
-//!    timed out.
+//!    changes. Accepted: the result says what was set, that the user
+//!    pressed Cancel on the page (at once: outcome `declined`, `on: page`),
+//!    or that the page timed out.
 //!
 //! The page can set the template for new notes and nothing else: it has no
 //! field for roots or the ceiling, and ignores any that are posted.
@@ -34,7 +35,7 @@ use rmcp::{tool, tool_router};
 use serde_json::json;
 
 use crate::failure::Problem;
-use crate::page::{SetupPage, Submission};
+use crate::page::{PageEnd, SetupPage, Submission};
 use crate::prefs::{Preferences, Settings};
 use crate::reply::{done, nothing_done};
 use crate::server::NotesServer;
@@ -66,12 +67,22 @@ impl NotesServer {
                 other => return Ok(nothing_done(&other, "set up")),
             };
             let id = visited.elicitation_id;
-            let Some(submission) = visited.result else {
-                return Ok(done(
-                    "The setup page was not submitted in time and has closed: nothing was \
-                     changed. Do not retry unless the user asks again.",
-                    json!({ "outcome": "timed_out", "elicitationId": id }),
-                ));
+            let submission = match visited.result {
+                Some(PageEnd::Submitted(submission)) => submission,
+                Some(PageEnd::Cancelled) => {
+                    return Ok(done(
+                        "The user cancelled setup on the page: nothing was changed. Do not \
+                         retry unless the user asks again.",
+                        json!({ "outcome": "declined", "on": "page", "elicitationId": id }),
+                    ));
+                }
+                None | Some(PageEnd::Expired) => {
+                    return Ok(done(
+                        "The setup page was not submitted in time and has closed: nothing was \
+                         changed. Do not retry unless the user asks again.",
+                        json!({ "outcome": "timed_out", "elicitationId": id }),
+                    ));
+                }
             };
             let template = template_of(&submission);
             let mut text = match &template {
@@ -104,15 +115,17 @@ impl NotesServer {
 }
 
 /// Starts the page (showing the current preferences, living at most
-/// `wait`); its URL, and the flow's completion: the submission, once the
-/// template it carries is set (`None`: the page timed out, nothing set).
+/// `wait`); its URL, and the flow's completion: how the page ended, once
+/// the template a submission carries is set (cancelled: nothing set;
+/// `None`: it expired, nothing set, and the client is not told that the
+/// flow finished).
 async fn start_flow(
     prefs: Preferences,
     wait: Duration,
 ) -> Result<
     (
         url::Url,
-        impl Future<Output = Option<Submission>> + Send + 'static,
+        impl Future<Output = Option<PageEnd>> + Send + 'static,
     ),
     Stop,
 > {
@@ -123,14 +136,18 @@ async fn start_flow(
     })?;
     let url = page.url().clone();
     let completion = async move {
-        let submission = page.submission().await?;
-        drop(page); // answers "already used" for a moment, then closes
+        let end = page.submission().await;
+        drop(page); // says "closed" for a while, then closes
         // Set before the client hears that the page is done (the glue says
         // so after this future ends), and whether or not it hears.
-        prefs.set(Settings {
-            template: template_of(&submission),
-        });
-        Some(submission)
+        match &end {
+            PageEnd::Submitted(submission) => prefs.set(Settings {
+                template: template_of(submission),
+            }),
+            PageEnd::Cancelled => {}
+            PageEnd::Expired => return None,
+        }
+        Some(end)
     };
     Ok((url, completion))
 }

@@ -11,15 +11,14 @@ mod common;
 use std::time::Duration;
 
 use common::{
-    Client, TEMPLATE, addr_of, at, call, closes, configured, count, forms, listed, outcome,
-    queue_submission, reason, statuses, the_one_url, the_template_serves, tree, uri, urls,
+    Client, TEMPLATE, at, call, configured, count, forms, listed, outcome, queue_submission,
+    reason, says_closed, statuses, the_one_url, the_template_serves, tree, uri, urls,
 };
 use mcp_roots::{EmptyRoots, Roots, RootsBuilder};
 use mcp_roots_rmcp::{ROOTS_INPUT, Rounds, SessionRoots};
 use mcp_script::browser::{Step, browse};
 use mcp_script::{self as client, Event, ScriptedClient, UrlAnswer, accept, decline};
 use notes_server::NotesServer;
-use notes_server::page::LINGER;
 use notes_server::prefs::Settings;
 use rmcp::ClientLifecycleMode;
 use rmcp::model::{
@@ -533,7 +532,7 @@ async fn notes_setup_on_2026_07_28_sends_the_url_as_an_input_request() {
     // The posted folders changed nothing; nothing was installed.
     assert_eq!(server.session().roots().generation(), 0);
     the_template_serves(&c, &server, dir.path()).await;
-    assert!(closes(addr_of(&url), LINGER * 3).await);
+    assert!(says_closed(&url, Duration::from_secs(5)).await);
 }
 
 #[tokio::test]
@@ -558,8 +557,8 @@ async fn notes_setup_on_2026_07_28_declined_cancelled_or_timed_out_changes_nothi
                 json!(asked[0].1)
             );
         }
-        // The flow is dropped with its page: the port closes.
-        assert!(closes(addr_of(&asked[0].0), Duration::from_secs(1)).await);
+        // The flow is dropped with its page: a late reload says it is closed.
+        assert!(says_closed(&asked[0].0, Duration::from_secs(5)).await);
     }
     assert_eq!(server.preferences().get(), Settings::default());
 }
@@ -586,13 +585,10 @@ async fn notes_setup_on_2026_07_28_waits_for_the_page_across_rounds() {
     let state = waiting.request_state.expect("still waiting");
     assert_eq!(server.preferences().get(), Settings::default());
     let page = url.clone();
-    tokio::task::spawn_blocking(move || {
-        browse(&page, &[Step::submit(&[("template", TEMPLATE)])], |v| {
-            assert_eq!(v.status, 200)
-        })
+    browse(&page, &[Step::submit(&[("template", TEMPLATE)])], |v| {
+        assert_eq!(v.status, 200)
     })
-    .await
-    .unwrap();
+    .await;
     // State-only rounds until the flow's end reaches one (the first, unless
     // the machine is slow).
     let mut state = state;

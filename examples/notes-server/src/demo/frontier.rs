@@ -18,7 +18,7 @@ const TEMPLATE: &str = "---\ncreated-by: notes-server\nnote: {title}\n---\n{cont
 pub(crate) async fn url_setup(demo: &mut Demo) {
     demo.scene(
         "(g) First-run setup in the browser (URL-mode elicitation)",
-        "notes_setup sends the user to a one-time page on 127.0.0.1. The scripted browser tries a wrong token, opens the page, submits a template (adding roots and ceiling fields the page does not offer), then submits again.",
+        "notes_setup sends the user to a one-time page on 127.0.0.1. The scripted browser tries a wrong token, opens the page, submits a template (adding roots and ceiling fields the page does not offer), then submits again; a second setup is cancelled on the page.",
     );
     let listed_before = demo.script().roots_requests();
     demo.script().answer_url(UrlAnswer::Accept(vec![
@@ -49,6 +49,10 @@ pub(crate) async fn url_setup(demo: &mut Demo) {
     demo.check(
         "the page's form has a token and a template, nothing about folders",
         visits.get(1).map(|v| v.fields.clone()) == Some(vec!["token".into(), "template".into()]),
+    );
+    demo.check(
+        "the form has Save and Cancel buttons",
+        visits.get(1).map(|v| v.buttons.clone()) == Some(vec!["Save".into(), "Cancel".into()]),
     );
     demo.check(
         "one submission accepted (200), the second refused (410)",
@@ -84,6 +88,30 @@ pub(crate) async fn url_setup(demo: &mut Demo) {
         "notes_write fills the template",
         written.is_error != Some(true)
             && on_disk == format!("---\ncreated-by: notes-server\nnote: inbox\n---\n{content}"),
+    );
+
+    demo.say("The user opens setup again and presses Cancel on the page.");
+    demo.script()
+        .answer_url(UrlAnswer::Accept(vec![Step::open(), Step::cancel()]));
+    let cancelled = demo.call_browsing("notes_setup", json!({})).await;
+    let structured = cancelled.structured_content.clone().unwrap_or_default();
+    let pressed = demo.events().iter().any(|e| {
+        matches!(e, Event::Http(visit) if visit.method == "POST" && visit.heading == "Setup cancelled")
+    });
+    demo.check(
+        "Cancel on the page ends the call at once: declined, nothing changed",
+        pressed && structured["outcome"] == "declined" && structured["on"] == "page",
+    );
+    let later = demo.path("Notes/later.md");
+    demo.call(
+        "notes_write",
+        json!({ "path": later, "content": "# Later\n" }),
+    )
+    .await;
+    let later = std::fs::read_to_string(demo.root().join("Notes/later.md")).unwrap_or_default();
+    demo.check(
+        "the template set before still holds for new notes",
+        later == "---\ncreated-by: notes-server\nnote: later\n---\n# Later\n",
     );
 }
 

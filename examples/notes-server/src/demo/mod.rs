@@ -314,7 +314,7 @@ impl Demo {
             } => {
                 println!("     ┌─ elicitation/create (url): {message}");
                 let shown = url.split("token=").next().unwrap_or_default();
-                println!("     │  url: {shown}token=<token> (32 hex digits from /dev/urandom)");
+                println!("     │  url: {shown}token=<token> (32 random hex digits)");
                 println!("     │  elicitationId: {elicitation_id}");
                 println!("     └─ scripted user: {action:?}");
             }
@@ -324,13 +324,14 @@ impl Demo {
                     names => format!(" [{}]", names.join(", ")),
                 };
                 println!(
-                    "     ⇢ browser: {} {}{sent} → {} {}",
-                    visit.method, visit.target, visit.status, visit.said
+                    "     ⇢ browser: {} {}{sent} → {} {:?} {}",
+                    visit.method, visit.target, visit.status, visit.heading, visit.said
                 );
                 if !visit.fields.is_empty() {
                     println!(
-                        "     │  the page's form fields: {}",
-                        visit.fields.join(", ")
+                        "     │  the page's form fields: {}; buttons: {}",
+                        visit.fields.join(", "),
+                        visit.buttons.join(", ")
                     );
                 }
             }

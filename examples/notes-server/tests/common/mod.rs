@@ -2,12 +2,12 @@
 //! reading tool results.
 #![allow(dead_code)] // each test crate uses its own part
 
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 pub(crate) use mcp_script::Client;
-use mcp_script::browser::Step;
+use mcp_script::browser::{Step, Visit, browse};
 use mcp_script::{self as client, Event, ScriptedClient, UrlAnswer};
 use notes_server::{Connection, HttpServer, Launch, NotesServer, SETUP_MESSAGE};
 use rmcp::model::{CallToolResult, ElicitationAction};
@@ -154,16 +154,27 @@ pub(crate) fn statuses(events: &[Event]) -> Vec<u16> {
     visits.collect()
 }
 
-/// Whether the port of `addr` stops accepting connections within `within`.
-pub(crate) async fn closes(addr: SocketAddr, within: Duration) -> bool {
+/// What the page at `url` answers a reload with.
+pub(crate) async fn reload(url: &str) -> Visit {
+    let mut visits = Vec::new();
+    browse(url, &[Step::open()], |v| visits.push(v)).await;
+    visits.pop().expect("one visit")
+}
+
+/// Whether the page at `url` says, within `within`, that it is closed
+/// (`410`, a heading that says so), as a late reload sees it.
+pub(crate) async fn says_closed(url: &str, within: Duration) -> bool {
     let deadline = Instant::now() + within;
-    while Instant::now() < deadline {
-        if TcpStream::connect(addr).is_err() {
+    loop {
+        let visit = reload(url).await;
+        if visit.status == 410 && visit.heading == "This setup page is closed" {
             return true;
+        }
+        if Instant::now() > deadline {
+            return false;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    false
 }
 
 pub(crate) fn addr_of(url: &str) -> SocketAddr {

@@ -1,0 +1,250 @@
+//! The command line of the `notes-server` binary (clap, derive): one
+//! struct per command, each option one field, so that a new option is one
+//! field with its doc comment (which is also its `--help` text).
+//!
+//! The values an operator gives are checked here, before anything starts:
+//! a `--ceiling` must be an absolute path naming an existing directory, an
+//! `--http` address must be loopback, durations must be numbers of
+//! seconds. A bad value is a usage error that names the argument (exit
+//! code 2, as for every usage error).
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use mcp_roots::EmptyRoots;
+
+use crate::http;
+
+/// The whole command line: serve (the default) or play the demo.
+#[derive(Debug, Parser)]
+#[command(
+    name = "notes-server",
+    version,
+    about = "An MCP notes server whose every file operation stays inside the folders the client shares (its roots).",
+    long_about = "An MCP notes server whose every file operation stays inside the folders the \
+                  client shares (its roots). It speaks MCP over stdio (one session) or, with \
+                  --http, Streamable HTTP on loopback (many sessions). stdout is the protocol; \
+                  the log goes to stderr (RUST_LOG, default `info`).",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// `demo`, or nothing to serve.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// How to serve, when no command is given.
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+/// A command other than serving.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play the scripted demo (a notes tree in a temporary directory and a
+    /// scripted client) and print its transcript.
+    Demo(DemoArgs),
+}
+
+/// How the server is run: its policy and its transport.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Bound what any client root can grant to DIR (repeatable): a root
+    /// above DIR is clipped to it, one outside every DIR is rejected. DIR
+    /// must be an absolute path to an existing directory.
+    #[arg(long, value_name = "DIR", value_parser = ceiling_dir)]
+    pub ceiling: Vec<String>,
+    /// Grant the ceiling to a client that does not declare the roots
+    /// capability (without this, such a client gets nothing).
+    #[arg(long, requires = "ceiling")]
+    pub ceiling_without_roots: bool,
+    /// How long a tool call waits for the client's first roots/list answer
+    /// before it fails with `no_roots`.
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = seconds)]
+    pub roots_wait: Duration,
+    /// Serve Streamable HTTP at http://IP:PORT/mcp instead of stdio. The
+    /// address must be loopback (`127.0.0.0/8` or `[::1]`); port 0 picks a
+    /// free one, and the URL is printed on stderr once the server listens.
+    #[arg(long, value_name = "IP:PORT", value_parser = http::loopback)]
+    pub http: Option<SocketAddr>,
+    /// End an HTTP session after this long without a message (default
+    /// 1800).
+    #[arg(long, value_name = "SECONDS", requires = "http", value_parser = positive_seconds)]
+    pub session_idle: Option<Duration>,
+}
+
+impl ServeArgs {
+    /// What a client without the roots capability is served.
+    pub fn empty_roots(&self) -> EmptyRoots {
+        if self.ceiling_without_roots {
+            EmptyRoots::Ceiling
+        } else {
+            EmptyRoots::DenyAll
+        }
+    }
+}
+
+/// Where the demo's server runs.
+#[derive(Debug, Args)]
+#[group(multiple = false)]
+pub struct DemoArgs {
+    /// Against this binary started as a child per session, over stdio.
+    #[arg(long)]
+    pub stdio: bool,
+    /// Against one `notes-server --http 127.0.0.1:0` child, every session
+    /// inside it.
+    #[arg(long)]
+    pub http: bool,
+}
+
+/// A `--ceiling` value: an absolute path that names a directory now.
+///
+/// # Errors
+///
+/// A sentence for the operator: relative, not UTF-8 (refused by clap
+/// before this), missing, not a directory, or unreadable.
+fn ceiling_dir(given: &str) -> Result<String, String> {
+    let path = Path::new(given);
+    if !path.is_absolute() {
+        return Err("the ceiling must be an absolute path".to_owned());
+    }
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => Ok(given.to_owned()),
+        Ok(_) => Err("not a directory".to_owned()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            Err("no such directory".to_owned())
+        }
+        Err(err) => Err(format!("cannot be checked: {err}")),
+    }
+}
+
+/// A non-negative number of seconds, fractions allowed ("0.15").
+///
+/// # Errors
+///
+/// Not a number, negative, or too large.
+fn seconds(text: &str) -> Result<Duration, String> {
+    let value: f64 = text
+        .parse()
+        .map_err(|_| "a number of seconds, such as 5 or 0.5".to_owned())?;
+    Duration::try_from_secs_f64(value).map_err(|_| "a non-negative number of seconds".to_owned())
+}
+
+/// A positive number of seconds.
+///
+/// # Errors
+///
+/// As [`seconds`], or zero.
+fn positive_seconds(text: &str) -> Result<Duration, String> {
+    let value = seconds(text)?;
+    if value.is_zero() {
+        return Err("more than 0 seconds".to_owned());
+    }
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Cli, Command};
+    use clap::{CommandFactory, Parser, error::ErrorKind};
+    use std::time::Duration;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("notes-server").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn the_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn options_take_both_spellings() {
+        let dir = std::env::temp_dir();
+        let dir = dir.to_str().unwrap();
+        let cli = parse(&[
+            &format!("--ceiling={dir}"),
+            "--ceiling",
+            dir,
+            "--roots-wait=0.5",
+            "--http",
+            "127.0.0.1:0",
+            "--session-idle",
+            "60",
+        ])
+        .unwrap();
+        assert!(cli.command.is_none());
+        assert_eq!(cli.serve.ceiling, [dir, dir]);
+        assert_eq!(cli.serve.roots_wait, Duration::from_millis(500));
+        assert_eq!(cli.serve.http.unwrap().to_string(), "127.0.0.1:0");
+        assert_eq!(cli.serve.session_idle, Some(Duration::from_secs(60)));
+        let plain = parse(&[]).unwrap();
+        assert_eq!(plain.serve.roots_wait, Duration::from_secs(5));
+        assert!(plain.serve.http.is_none());
+    }
+
+    #[test]
+    fn bad_values_name_their_argument() {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let file = file.path().to_str().unwrap().to_owned();
+        let missing = std::env::temp_dir().join("notes-server-no-such-dir");
+        let missing = missing.to_str().unwrap().to_owned();
+        for (args, named, why) in [
+            (
+                vec!["--ceiling", &missing],
+                "--ceiling",
+                "no such directory",
+            ),
+            (vec!["--ceiling", &file], "--ceiling", "not a directory"),
+            (vec!["--ceiling", "notes"], "--ceiling", "absolute"),
+            (vec!["--http", "0.0.0.0:80"], "--http", "loopback"),
+            (vec!["--http=nonsense"], "--http", "IP:PORT"),
+            (vec!["--roots-wait=-1"], "--roots-wait", "non-negative"),
+            (vec!["--roots-wait", "soon"], "--roots-wait", "number"),
+            (
+                vec!["--http", "127.0.0.1:0", "--session-idle=0"],
+                "--session-idle",
+                "more than 0",
+            ),
+        ] {
+            let err = parse(&args).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::ValueValidation, "{args:?}");
+            assert_eq!(err.exit_code(), 2);
+            let text = err.to_string();
+            assert!(
+                text.contains(named) && text.contains(why),
+                "{args:?}: {text}"
+            );
+        }
+    }
+
+    #[test]
+    fn usage_errors_name_the_argument() {
+        for (args, named) in [
+            (vec!["--session-idle", "5"], "--http"),
+            (vec!["--ceiling-without-roots"], "--ceiling"),
+            (vec!["--bogus"], "--bogus"),
+            (vec!["demo", "--stdio", "--http"], "--http"),
+            (vec!["--roots-wait", "5", "demo"], "demo"),
+        ] {
+            let err = parse(&args).unwrap_err();
+            assert_eq!(err.exit_code(), 2, "{args:?}");
+            let text = err.to_string();
+            assert!(text.contains(named), "{args:?}: {text}");
+        }
+    }
+
+    #[test]
+    fn demo_takes_one_transport() {
+        for (args, stdio, http) in [
+            (vec!["demo"], false, false),
+            (vec!["demo", "--stdio"], true, false),
+            (vec!["demo", "--http"], false, true),
+        ] {
+            let Some(Command::Demo(demo)) = parse(&args).unwrap().command else {
+                panic!("{args:?} is the demo");
+            };
+            assert_eq!((demo.stdio, demo.http), (stdio, http), "{args:?}");
+        }
+    }
+}
