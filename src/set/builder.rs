@@ -8,7 +8,7 @@ use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
 use crate::error::{Error, ErrorKind, Operation};
-use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
+use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks, Writes};
 use crate::parse::input;
 use crate::parse::lexical::{clean_key, clean_lexically};
 use crate::root::{Anchor, Keys, Root, RootId};
@@ -70,6 +70,15 @@ impl RootSetBuilder {
     /// default).
     pub fn hard_links(mut self, hard_links: HardLinks) -> Self {
         self.hardening.hard_links = hard_links;
+        self
+    }
+
+    /// Make every root of the set read-only ([`Writes::Refuse`]): each
+    /// mutation beneath it is refused with `read_only`; or allow writes (the
+    /// default). A set may only be stricter than the server's policy: under
+    /// a read-only policy, `Writes::Allow` here changes nothing.
+    pub fn writes(mut self, writes: Writes) -> Self {
+        self.hardening.writes = writes;
         self
     }
 

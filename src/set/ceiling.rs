@@ -14,6 +14,12 @@
 //! - anywhere else: `outside_ceiling`, whatever exists there. Nothing
 //!   outside the ceiling is opened because a client named it, so the reason
 //!   never depends on what lies outside.
+//!
+//! Each ceiling directory carries its own policy: an admitted root gets the
+//! stricter hardening of every ceiling directory that is its directory or
+//! contains it, as given or physically ([`Ceiling::covering`]), so a root
+//! at or beneath a read-only ceiling directory is read-only, whichever
+//! directory admitted it.
 
 use cap_std::fs::Dir;
 
@@ -65,7 +71,9 @@ impl Admission for Ceiling<'_> {
                 rel: rel.into(),
             };
             let dir = Dir::from_std_file(dir);
-            return root_at(name, uri, path, dir, hardening, Some(anchor)).map(|r| vec![r]);
+            let mut root = root_at(name, uri, path, dir, hardening, Some(anchor))?;
+            root.hardening = hardening.stricter(self.covering(&root));
+            return Ok(vec![root]);
         }
         // Above ceiling directories: the ones whose path lies beneath it.
         let key = clean_key(path).ok_or_else(outside)?;
@@ -77,7 +85,7 @@ impl Admission for Ceiling<'_> {
                 .any(|k| is_prefix(&key, k, ceiling.folding));
             if beneath {
                 let root = ceiling
-                    .duplicate(name, hardening)
+                    .duplicate(name, hardening.stricter(self.covering(ceiling)))
                     .map_err(|err| Error::from_os(err, Operation::AddRoot, uri))?;
                 clipped.push(root);
             }
@@ -86,5 +94,29 @@ impl Admission for Ceiling<'_> {
             return Err(outside());
         }
         Ok(clipped)
+    }
+}
+
+impl Ceiling<'_> {
+    /// The stricter hardening of every ceiling directory that is `root`'s
+    /// directory (by identity) or contains it (a key of the ceiling
+    /// directory, as given or physical, is a component prefix of one of
+    /// `root`'s): a root at or beneath a read-only ceiling directory is
+    /// read-only, whichever ceiling directory it was opened beneath.
+    fn covering(&self, root: &Root) -> Hardening {
+        self.dirs
+            .roots()
+            .iter()
+            .filter(|ceiling| {
+                ceiling.id == root.id
+                    || ceiling.keys.iter().any(|outer| {
+                        root.keys
+                            .iter()
+                            .any(|inner| is_prefix(outer, inner, ceiling.folding))
+                    })
+            })
+            .fold(Hardening::default(), |acc, ceiling| {
+                acc.stricter(ceiling.hardening)
+            })
     }
 }
