@@ -689,3 +689,30 @@ fn a_read_only_ceiling_directory_covers_the_roots_beneath_it() {
         .create_new(p(&fx, "rw/archive/n.txt").as_str())
         .expect("the writable ceiling directory grants its whole tree");
 }
+
+#[test]
+fn roots_and_each_root_say_whether_they_write() {
+    for kind in KINDS {
+        let fx = tree();
+        let built = Built::new(kind, &fx);
+        built.with(|set| {
+            for root in set.roots() {
+                let rw = root.resolved_path().ends_with("rw") && Built::rw_writable(kind);
+                let expected = if rw { Writes::Allow } else { Writes::Refuse };
+                assert_eq!(root.writes(), expected, "{kind:?} {root:?}");
+            }
+        });
+        let policy_read_only = matches!(
+            kind,
+            Kind::PolicyReplace | Kind::PolicyReplaceUris | Kind::PolicyForRequest
+        );
+        if let Some(roots) = &built.roots {
+            let expected = if policy_read_only {
+                Writes::Refuse
+            } else {
+                Writes::Allow
+            };
+            assert_eq!(roots.writes(), expected, "{kind:?}");
+        }
+    }
+}

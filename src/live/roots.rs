@@ -15,6 +15,7 @@ use crate::live::report::RescanReport;
 use crate::live::revocation;
 use crate::live::revocation::Fate;
 use crate::live::revocation::departed;
+use crate::options::hardening::Writes;
 use crate::root::Root;
 use crate::set::RootSet;
 use crate::set::builder::RootSetBuilder;
@@ -29,7 +30,7 @@ impl Roots {
         Self {
             inner: Arc::new(Inner {
                 policy,
-                _identity: identity,
+                identity,
                 current: ArcSwap::from_pointee(installed),
                 registry: Registry::default(),
                 changes: Changes::default(),
@@ -72,7 +73,7 @@ pub struct Roots {
 
 pub(crate) struct Inner {
     policy: Policy,
-    _identity: RootIdentity,
+    identity: RootIdentity,
     pub(crate) current: ArcSwap<Installed>,
     pub(crate) registry: Registry,
     /// Counts every replace and rescan, after the swap and before the
@@ -429,7 +430,7 @@ impl Roots {
     /// `Roots` may serve several requests at once.
     pub fn for_request(&self, client: Option<RootSetBuilder>) -> Roots {
         let Some(client) = client else {
-            let request = Roots::default();
+            let request = self.request_roots();
             request.install(self.inner.policy.without_roots(), Checked::ByBuilder);
             return request;
         };
@@ -442,13 +443,31 @@ impl Roots {
             .inner
             .policy
             .admit(client.clone(), previous.as_ref().map(|p| p.set()));
-        let request = Roots::default();
+        let request = self.request_roots();
         request.install(set, Checked::ByBuilder);
         *last = Some(LastRequest {
             list: client,
             roots: request.clone(),
         });
         request
+    }
+
+    /// Whether the policy makes every root read-only ([`Writes::Refuse`],
+    /// set by [`RootsBuilder::writes`](crate::RootsBuilder::writes)). Roots
+    /// may be read-only for other reasons too (a read-only ceiling
+    /// directory, a set that asks for it): [`Root::writes`](crate::Root::writes)
+    /// answers for one root. A `Roots` made by [`for_request`](Self::for_request)
+    /// answers for its own roots' policy: `Writes::Refuse` when it was
+    /// built under a read-only policy.
+    pub fn writes(&self) -> Writes {
+        self.inner.policy.hardening.writes
+    }
+
+    /// An empty `Roots` for one request's set: the policy's hardening
+    /// (read-only included) as its own floor, no ceiling.
+    fn request_roots(&self) -> Roots {
+        let policy = &self.inner.policy;
+        Roots::with_policy(policy.for_request(), self.inner.identity)
     }
 
     /// The generation of the installed set (0 before the first `replace`).
