@@ -84,6 +84,7 @@ mod change;
 pub mod demo;
 pub mod failure;
 pub mod held;
+pub mod hints;
 pub mod http;
 mod launch;
 pub mod notes;

@@ -3,8 +3,8 @@
 //! process, each with a server of its own).
 //!
 //! ```text
-//! notes-server [--ceiling DIR]... [--ceiling-without-roots] [--roots-wait SECONDS]
-//!              [--http IP:PORT [--session-idle SECONDS]]
+//! notes-server [--ceiling DIR]... [--ceiling-without-roots] [--read-only]
+//!              [--roots-wait SECONDS] [--http IP:PORT [--session-idle SECONDS]]
 //! notes-server demo [--stdio | --http]
 //! ```
 //!
@@ -13,6 +13,9 @@
 //! `--ceiling-without-roots` grants the ceiling to a client that does not
 //! declare the roots capability; without it such a client gets nothing. An
 //! empty list from a client that declares roots always shares nothing.
+//! `--read-only` makes every client root read-only: `notes_write`,
+//! `notes_delete` and `notes_archive` refuse with `read_only` (and say in
+//! their annotations that they change nothing); listing and reading work.
 //! `demo` plays the scripted scenes against a server in this process;
 //! `demo --stdio` plays them against this binary started as a child per
 //! session, over stdio.
@@ -30,14 +33,14 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use mcp_roots::{EmptyRoots, Roots, RootsBuilder};
+use mcp_roots::{EmptyRoots, Roots, RootsBuilder, Writes};
 use mcp_roots_rmcp::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
 use notes_server::prefs::Preferences;
 use notes_server::{HttpServer, Launch, NotesServer, http};
 use rmcp::ServiceExt;
 
 const USAGE: &str = "usage: notes-server [--ceiling DIR]... [--ceiling-without-roots] \
-    [--roots-wait SECONDS] [--http IP:PORT [--session-idle SECONDS]] \
+    [--read-only] [--roots-wait SECONDS] [--http IP:PORT [--session-idle SECONDS]] \
     | notes-server demo [--stdio | --http]";
 
 #[tokio::main]
@@ -80,6 +83,7 @@ async fn main() -> ExitCode {
     }
     let mut ceiling = Vec::new();
     let mut empty = EmptyRoots::DenyAll;
+    let mut writes = Writes::Allow;
     let mut wait = DEFAULT_FIRST_ANSWER_WAIT;
     let mut listen: Option<SocketAddr> = None;
     let mut idle: Option<Duration> = None;
@@ -110,6 +114,10 @@ async fn main() -> ExitCode {
                 empty = EmptyRoots::Ceiling;
                 true
             }
+            "--read-only" => {
+                writes = Writes::Refuse;
+                true
+            }
             "--roots-wait" => match args.next().as_deref().map(seconds) {
                 Some(Some(given)) => {
                     wait = given;
@@ -135,7 +143,7 @@ async fn main() -> ExitCode {
         eprintln!("notes-server: --session-idle applies to --http only");
         return ExitCode::from(2);
     }
-    let mut policy = Roots::builder().empty_roots(empty);
+    let mut policy = Roots::builder().empty_roots(empty).writes(writes);
     if !ceiling.is_empty() {
         eprintln!("notes-server: ceiling {ceiling:?}");
         policy = policy.ceiling(ceiling);
