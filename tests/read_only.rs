@@ -716,3 +716,87 @@ fn roots_and_each_root_say_whether_they_write() {
         }
     }
 }
+
+#[test]
+fn a_replace_that_makes_a_root_read_only_revokes_its_writers_only() {
+    let fx = tree();
+    let rw = fx.subst("{T}/rw");
+    let roots = Roots::builder().build();
+    roots.replace(RootSet::from_uris([rw.clone()]));
+    let snapshot = roots.load();
+    let mut writer = snapshot
+        .open_with(p(&fx, "rw/x.txt").as_str(), OpenOptions::new().append(true))
+        .expect("a writable root opens for writing");
+    let created = snapshot
+        .create_new(p(&fx, "rw/new.txt").as_str())
+        .expect("create");
+    let mut reader = snapshot
+        .open(p(&fx, "rw/sub/y.txt").as_str())
+        .expect("open");
+    drop(snapshot);
+    let report = roots.replace(RootSet::builder().root(&rw).writes(Writes::Refuse).build());
+    let mut revoked: Vec<_> = report
+        .revoked()
+        .iter()
+        .map(|r| (r.path.clone(), r.reason))
+        .collect();
+    revoked.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        revoked,
+        [
+            ("new.txt".to_owned(), ErrorKind::ReadOnly),
+            ("x.txt".to_owned(), ErrorKind::ReadOnly)
+        ]
+    );
+    assert_eq!(created.revoked(), Some(ErrorKind::ReadOnly));
+    let err = writer.write(b"more").expect_err("revoked");
+    assert_eq!(
+        Error::from_io(&err).map(Error::kind),
+        Some(ErrorKind::ReadOnly)
+    );
+    let mut text = String::new();
+    reader.read_to_string(&mut text).expect("a reader is kept");
+    assert_eq!(text, "y");
+    assert_eq!(fx.read_rel("rw/x.txt").expect("read"), b"rw");
+    // Installing the same read-only set again looks at nothing.
+    let again = roots.replace(RootSet::builder().root(&rw).writes(Writes::Refuse).build());
+    assert!(again.revoked().is_empty());
+    assert_eq!(roots.tracked(), 1);
+}
+
+#[test]
+fn a_file_opened_for_writing_that_moves_into_a_read_only_root_is_revoked() {
+    let fx = tree();
+    let built = Built::new(Kind::CeilingReplaceUris, &fx);
+    let roots = built.roots.as_ref().expect("a session");
+    let snapshot = roots.load();
+    let append = OpenOptions::new().append(true);
+    let mut writer = snapshot
+        .open_with(p(&fx, "rw/x.txt").as_str(), append)
+        .expect("open for writing");
+    let mut reader = snapshot
+        .open(p(&fx, "rw/sub/y.txt").as_str())
+        .expect("open");
+    std::fs::write(fx.path("rw/stays.txt"), "stays").expect("write");
+    let stays = snapshot
+        .open_with(p(&fx, "rw/stays.txt").as_str(), append)
+        .expect("a writer that stays");
+    drop(snapshot);
+    std::fs::rename(fx.path("rw/x.txt"), fx.path("ro/moved.txt")).expect("move");
+    std::fs::rename(fx.path("rw/sub/y.txt"), fx.path("ro/y.txt")).expect("move");
+    let report = roots.rescan();
+    let revoked: Vec<_> = report
+        .revoked()
+        .iter()
+        .map(|r| (r.path.as_str(), r.reason))
+        .collect();
+    assert_eq!(revoked, [("x.txt", ErrorKind::ReadOnly)]);
+    assert!(writer.write(b"more").is_err());
+    assert_eq!(stays.revoked(), None);
+    let mut text = String::new();
+    reader
+        .read_to_string(&mut text)
+        .expect("a reader that moved is kept");
+    assert_eq!(text, "y");
+    assert_eq!(fx.read_rel("ro/moved.txt").expect("read"), b"rw");
+}

@@ -226,6 +226,11 @@ impl Roots {
     ///   or its place cannot be told) each handle is located from its
     ///   descriptor, as [`rescan`](Self::rescan) does.
     ///
+    /// A root that stays in the set but is read-only now (a set that asks
+    /// for it) keeps its handles, except the files opened for writing,
+    /// which are revoked (`read_only`); wherever a handle is kept, one that
+    /// writes is revoked so if its new root is read-only.
+    ///
     /// So in the first two cases a file is judged by the root it was last
     /// checked under, not by where it is now: one moved out of `R` since
     /// then is kept when `R` is kept (as it is while `R` stays in the set),
@@ -298,11 +303,20 @@ impl Roots {
         self.inner.changes.replaced();
         let mut judge = departed::Judge::new(&installed.set);
         let mut paths = FdPaths::batch();
+        let read_only = |root: &Root| root.writes() != Writes::Allow;
         for root in self.inner.registry.roots() {
-            if installed.set.root_by_id(root).is_none() {
-                let fate = judge.fate(before.set.root_by_id(root));
-                self.settle_bucket(root, fate, &installed.set, &mut paths, &mut report);
-            }
+            let fate = match installed.set.root_by_id(root) {
+                None => judge.fate(before.set.root_by_id(root)),
+                // A root that stays but is read-only now: its files opened
+                // for writing are revoked, the others kept.
+                Some(now)
+                    if read_only(now) && !before.set.root_by_id(root).is_some_and(read_only) =>
+                {
+                    Fate::KeepUnder(root)
+                }
+                Some(_) => continue,
+            };
+            self.settle_bucket(root, fate, &installed.set, &mut paths, &mut report);
         }
         retire(&mut writer, before);
         tracing::info!(
@@ -338,7 +352,8 @@ impl Roots {
     /// whose directory is back returns) and re-checks every tracked handle,
     /// locating each from its descriptor: a file is kept under the
     /// outermost root whose directory contains it now, wherever it moved,
-    /// and revoked if none does.
+    /// and revoked if none does (`scope_lost`) or if it was opened for
+    /// writing and that root is read-only (`read_only`).
     pub fn rescan(&self) -> RescanReport {
         let mut writer = self.lock_writer();
         let old = self.inner.current.load_full();
