@@ -532,6 +532,10 @@ fn reads_listings_and_walks_work_and_files_are_opened_read_only() {
                 assert_eq!(text, "ro", "{kind:?}");
                 let write = file.write(b"changed");
                 assert!(write.is_err(), "{kind:?}: the file was opened for writing");
+                assert!(
+                    file.set_len(0).is_err(),
+                    "{kind:?}: a read-only file truncated"
+                );
                 let options = OpenOptions::new().read(true);
                 assert!(set.open_with(input.as_str(), options).is_ok(), "{kind:?}");
             }
@@ -799,4 +803,34 @@ fn a_file_opened_for_writing_that_moves_into_a_read_only_root_is_revoked() {
         .expect("a reader that moved is kept");
     assert_eq!(text, "y");
     assert_eq!(fx.read_rel("ro/moved.txt").expect("read"), b"rw");
+}
+
+#[test]
+fn a_repeated_list_takes_over_the_read_only_roots_it_repeats() {
+    let fx = tree();
+    let uris = [fx.subst("{T}/rw"), fx.subst("{T}/ro/sub"), fx.subst("{T}")];
+    let roots = Roots::builder()
+        .ceiling([fx.subst("{T}/rw")])
+        .read_only_ceiling([fx.subst("{T}/ro")])
+        .build();
+    roots.replace_uris(uris.clone());
+    let first = roots.load().set().clone();
+    roots.replace_uris(uris.clone());
+    let again = roots.load().set().clone();
+    // `{T}/rw`, `{T}/ro/sub` inside `{T}/ro`, and `{T}` clipped to both.
+    assert_eq!(first.len(), 4, "{:?}", first.rejected());
+    // The roots listed as given are taken over (the clipped ones, which
+    // carry their ceiling directory's URI, are opened again).
+    for i in [0, 1] {
+        let (before, now) = (&first.roots()[i], &again.roots()[i]);
+        assert!(
+            std::sync::Arc::ptr_eq(before, now),
+            "{now:?} was opened again"
+        );
+    }
+    let writes: Vec<_> = again.roots().iter().map(|r| r.writes()).collect();
+    assert_eq!(
+        writes,
+        [Writes::Allow, Writes::Refuse, Writes::Allow, Writes::Refuse]
+    );
 }

@@ -129,7 +129,7 @@ impl RootSetBuilder {
         let hardening = self.hardening.stricter(floor);
         let mut reusable: HashMap<&str, &Arc<Root>, FastState> = HashMap::default();
         for root in current.map_or(&[][..], RootSet::roots) {
-            if root.hardening == hardening {
+            if root.hardening == admission.hardening_of(root, hardening) {
                 reusable.entry(root.uri()).or_insert(root);
             }
         }
@@ -188,6 +188,14 @@ pub(crate) trait Admission {
         path: &str,
         hardening: Hardening,
     ) -> Result<Vec<Root>, Error>;
+
+    /// The hardening `root` gets when admitted with `asked`: `asked`, or
+    /// stricter where the admission adds its own (a read-only ceiling
+    /// directory). A root of the current set is taken over only when it
+    /// has exactly that.
+    fn hardening_of(&self, _root: &Root, asked: Hardening) -> Hardening {
+        asked
+    }
 }
 
 /// Each root opened at its own path: a set without a ceiling.

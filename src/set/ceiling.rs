@@ -72,7 +72,7 @@ impl Admission for Ceiling<'_> {
             };
             let dir = Dir::from_std_file(dir);
             let mut root = root_at(name, uri, path, dir, hardening, Some(anchor))?;
-            root.hardening = hardening.stricter(self.covering(&root));
+            root.hardening = self.hardening_of(&root, hardening);
             return Ok(vec![root]);
         }
         // Above ceiling directories: the ones whose path lies beneath it.
@@ -85,7 +85,7 @@ impl Admission for Ceiling<'_> {
                 .any(|k| is_prefix(&key, k, ceiling.folding));
             if beneath {
                 let root = ceiling
-                    .duplicate(name, hardening.stricter(self.covering(ceiling)))
+                    .duplicate(name, self.hardening_of(ceiling, hardening))
                     .map_err(|err| Error::from_os(err, Operation::AddRoot, uri))?;
                 clipped.push(root);
             }
@@ -94,6 +94,10 @@ impl Admission for Ceiling<'_> {
             return Err(outside());
         }
         Ok(clipped)
+    }
+
+    fn hardening_of(&self, root: &Root, asked: Hardening) -> Hardening {
+        asked.stricter(self.covering(root))
     }
 }
 
