@@ -685,6 +685,16 @@ fn a_read_only_ceiling_directory_covers_the_roots_beneath_it() {
         let refused = snapshot.create_new(p(&fx, target).as_str());
         assert_eq!(refused.expect_err(target).kind(), expected, "{root}");
     }
+    // A directory listed both ways is read-only where the ceiling is
+    // served whole, too.
+    let whole = Roots::builder()
+        .ceiling([fx.subst("{T}/ro")])
+        .read_only_ceiling([fx.subst("{T}/ro/")])
+        .empty_roots(mcp_roots::EmptyRoots::Ceiling)
+        .build();
+    whole.replace_undeclared();
+    let refused = whole.load().create_new(p(&fx, "ro/n.txt").as_str());
+    assert_eq!(refused.expect_err("refused").kind(), ErrorKind::ReadOnly);
     // The writable directory above the nested read-only one admits itself
     // whole, as documented.
     roots.replace_uris([fx.subst("{T}/rw")]);

@@ -7,6 +7,7 @@ use crate::live::roots::Roots;
 use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks, Writes};
 use crate::set::RootSet;
 use crate::set::builder::RootSetBuilder;
+use crate::set::ceiling;
 use crate::set::policy::{EmptyRoots, Policy};
 
 /// What a root is, over time ([semantics 10](crate::semantics#10-root-identity)).
@@ -117,10 +118,10 @@ impl RootsBuilder {
         };
         let ceiling = match (self.ceiling, self.read_only_ceiling) {
             (None, read_only_dirs) if read_only_dirs.is_empty() => None,
-            (writable_dirs, read_only_dirs) => Some(RootSet::concat(
+            (writable_dirs, read_only_dirs) => Some(ceiling::settle(RootSet::concat(
                 ceiling_set(writable_dirs.unwrap_or_default(), hardening),
                 ceiling_set(read_only_dirs, read_only),
-            )),
+            ))),
         };
         for rejected in ceiling.iter().flat_map(RootSet::rejected) {
             tracing::warn!(

@@ -29,6 +29,7 @@ use crate::parse::lexical::{clean_key, is_prefix};
 use crate::root::{Anchor, Root};
 use crate::set::RootSet;
 use crate::set::builder::{Admission, root_at};
+use crate::set::root_set::Rejected;
 use crate::sys;
 use crate::sys::{Access, How};
 
@@ -123,4 +124,24 @@ impl Ceiling<'_> {
                 acc.stricter(ceiling.hardening)
             })
     }
+}
+
+/// The operator's ceiling directories, each with its policy raised to that
+/// of every ceiling directory that is it or contains it: a directory listed
+/// both writable and read-only is read-only whichever listing a lookup
+/// finds, also where the ceiling is served whole (`EmptyRoots::Ceiling`).
+pub(crate) fn settle(dirs: RootSet) -> RootSet {
+    let ceiling = Ceiling { dirs: &dirs };
+    let mut roots = Vec::with_capacity(dirs.len());
+    let mut rejected = dirs.rejected().to_vec();
+    for root in dirs.roots() {
+        match root.at_least(ceiling.covering(root)) {
+            Ok(root) => roots.push(root),
+            Err(err) => {
+                let error = Error::from_os(err, Operation::AddRoot, root.uri());
+                rejected.push(Rejected::new(root.name(), error));
+            }
+        }
+    }
+    RootSet::assemble(roots, rejected)
 }
