@@ -457,6 +457,20 @@ const ROWS: &[Row] = &[
         },
     },
     Row {
+        name: "remove_file of a resolved ScopedPath",
+        op: Operation::Remove,
+        blamed: "x.txt",
+        first: None,
+        run: |s, fx| s.remove_file(&s.resolve(p(fx, "ro/lnk").as_str())?),
+    },
+    Row {
+        name: "write_atomic to a resolved ScopedPath",
+        op: Operation::WriteAtomic,
+        blamed: "sub/y.txt",
+        first: None,
+        run: |s, fx| s.write_atomic(&s.resolve(p(fx, "ro/sub/y.txt").as_str())?, b"new"),
+    },
+    Row {
         name: "a root's own create_new",
         op: Operation::Create,
         blamed: "new.txt",
