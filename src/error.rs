@@ -45,6 +45,9 @@ pub enum ErrorKind {
     ScopeLost,
     /// No root set installed yet, or the set is empty under deny-all.
     NoRoots,
+    /// A mutation (create, write, truncate, remove, rename, atomic write,
+    /// copy to a destination) beneath a root the policy makes read-only.
+    ReadOnly,
     /// A path refused for its form before anything touches the disk: longer
     /// than the platform's `PATH_MAX`, a component longer than `NAME_MAX`,
     /// or, on Windows, a verbatim or device path or a name the platform
@@ -72,6 +75,7 @@ impl ErrorKind {
             Self::RootGone => "root_gone",
             Self::ScopeLost => "scope_lost",
             Self::NoRoots => "no_roots",
+            Self::ReadOnly => "read_only",
             Self::InvalidPath => "invalid_path",
             Self::PermissionDenied => "permission_denied",
             Self::Io => "io",
@@ -79,7 +83,7 @@ impl ErrorKind {
     }
 
     /// Every kind, in table order (for documentation and tests).
-    pub const ALL: [ErrorKind; 15] = [
+    pub const ALL: [ErrorKind; 16] = [
         Self::InvalidUri,
         Self::NotAbsolute,
         Self::OutsideRoots,
@@ -92,6 +96,7 @@ impl ErrorKind {
         Self::RootGone,
         Self::ScopeLost,
         Self::NoRoots,
+        Self::ReadOnly,
         Self::InvalidPath,
         Self::PermissionDenied,
         Self::Io,
@@ -107,6 +112,7 @@ impl ErrorKind {
                 | Self::RootGone
                 | Self::ScopeLost
                 | Self::NoRoots
+                | Self::ReadOnly
         )
     }
 
@@ -137,6 +143,7 @@ impl ErrorKind {
             Self::RootGone => "root no longer names its directory",
             Self::ScopeLost => "handle revoked: its file left the roots",
             Self::NoRoots => "no roots available",
+            Self::ReadOnly => "the root is read-only",
             Self::InvalidPath => "path refused for its form",
             Self::PermissionDenied => "permission denied",
             Self::Io => "i/o error",
@@ -477,5 +484,9 @@ mod tests {
         assert_eq!(ErrorKind::InvalidPath.reason(), "invalid_path");
         let io: io::Error = Error::new(ErrorKind::InvalidPath, Operation::Open, "/x").into();
         assert_eq!(io.kind(), io::ErrorKind::InvalidInput);
+        assert_eq!(ErrorKind::ReadOnly.reason(), "read_only");
+        assert!(ErrorKind::ReadOnly.is_boundary());
+        let io: io::Error = Error::new(ErrorKind::ReadOnly, Operation::Remove, "/x").into();
+        assert_eq!(io.kind(), io::ErrorKind::PermissionDenied);
     }
 }

@@ -109,6 +109,24 @@
 //! relocated, re-listed or request-scoped, carries at least the policy's,
 //! and a client set can only make it stricter.
 //!
+//! Read-only roots are part of that policy ([`Writes`](crate::Writes)):
+//! for every root ([`RootsBuilder::writes`](crate::RootsBuilder::writes)),
+//! for the roots at or beneath some ceiling directories
+//! ([`RootsBuilder::read_only_ceiling`](crate::RootsBuilder::read_only_ceiling):
+//! a client root inside one, as given or physically, or clipped to one), or
+//! asked by a set itself ([`RootSetBuilder::writes`](crate::RootSetBuilder::writes)).
+//! Beneath a read-only root every mutation is refused with `read_only`
+//! once the root is chosen and before anything touches the disk: a create,
+//! write, append or truncate open; creating or removing a file or a
+//! directory; either end of a rename (so a file can move neither into nor
+//! out of a read-only root); an atomic write; the destination of a copy.
+//! Files are opened for reading only. Reads, listings, metadata, resolving,
+//! walks and copies *out of* a read-only root work as before. A mutation is
+//! judged by the root it acts under, and the outermost root is chosen
+//! (section 5): a read-only ceiling directory nested inside a writable one
+//! makes read-only the client roots at or beneath it, not a client root
+//! above it.
+//!
 //! [`EmptyRoots`](crate::EmptyRoots) says what a client that does *not*
 //! declare the roots capability is served (nothing, or the whole
 //! ceiling). A client that declares roots and lists none shares nothing: a
@@ -157,6 +175,7 @@
 //! | `root_gone` | the selected root no longer names its pinned directory |
 //! | `scope_lost` | a tracked handle was revoked, or an old snapshot aimed beneath a removed root |
 //! | `no_roots` | no set installed yet, or the set is empty |
+//! | `read_only` | a mutation (create, write or truncate open, remove, create a directory, either end of a rename, atomic write, copy destination) beneath a root the policy makes read-only |
 //! | `invalid_path` | a path refused for its form: too long, a component too long; on Windows a verbatim or device path, a name Windows would alias or read as a device (section 12) |
 //! | `permission_denied` | the operating system refused (mode bits) |
 //! | `io` | any other I/O failure, with its `source()` |
@@ -170,8 +189,8 @@
 //!     [
 //!         "invalid_uri", "not_absolute", "outside_roots", "outside_ceiling",
 //!         "not_a_directory", "not_a_regular_file", "not_found", "already_exists",
-//!         "symlink_loop", "root_gone", "scope_lost", "no_roots", "invalid_path",
-//!         "permission_denied", "io",
+//!         "symlink_loop", "root_gone", "scope_lost", "no_roots", "read_only",
+//!         "invalid_path", "permission_denied", "io",
 //!     ]
 //! );
 //! ```

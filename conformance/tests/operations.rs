@@ -9,7 +9,7 @@ use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::Path;
 
 use mcp_roots::{
-    ErrorKind, FileType, HardLinks, MountPoints, OpenOptions, Overwrite, RootSet, Symlinks,
+    ErrorKind, FileType, HardLinks, MountPoints, OpenOptions, Overwrite, RootSet, Roots, Symlinks,
     WalkLimits,
 };
 
@@ -407,4 +407,115 @@ fn refusing_mount_crossings() {
     RootSet::from_uris(["/"])
         .open("/proc/version")
         .expect("crossing by default");
+}
+
+/// `T/root` writable and `T/other` read-only (a read-only ceiling
+/// directory), through every way a `Roots` installs or scopes a set.
+fn mixed_sets(tree: &Tree) -> Vec<RootSet> {
+    std::fs::write(tree.p("other/kept.txt"), "kept").expect("write");
+    let (rw, ro) = (tree.p("root"), tree.p("other"));
+    let roots = Roots::builder()
+        .ceiling([rw.clone()])
+        .read_only_ceiling([ro.clone()])
+        .build();
+    let list = RootSet::builder().root(&rw).root(&ro);
+    let request = roots.for_request(Some(list.clone()));
+    let scoped = roots.scoped_list(list);
+    roots.replace(RootSet::from_uris([&rw, &ro]));
+    vec![
+        roots.load().set().clone(),
+        request.load().set().clone(),
+        scoped,
+    ]
+}
+
+#[test]
+fn renames_between_a_writable_and_a_read_only_root_are_refused_both_ways() {
+    let tree = Tree::new();
+    for set in mixed_sets(&tree) {
+        let rows = [
+            ("root/x.txt", "other/x.txt", "other/x.txt"),
+            ("root/sub", "other/sub", "other/sub"),
+            ("other/kept.txt", "root/kept.txt", "other/kept.txt"),
+            ("other/kept.txt", "root/sub/kept.txt", "other/kept.txt"),
+        ];
+        for (from, to, blamed) in rows {
+            let before = snapshot(&tree);
+            for overwrite in [Overwrite::Refuse, Overwrite::Replace] {
+                let err = set
+                    .rename_with(&tree.p(from), &tree.p(to), overwrite)
+                    .expect_err("refused");
+                assert_eq!(err.kind(), ErrorKind::ReadOnly, "{from} -> {to}");
+                assert_eq!(err.input(), tree.p(blamed));
+            }
+            assert_eq!(before, snapshot(&tree), "{from} -> {to} changed the tree");
+        }
+        set.rename(&tree.p("root/x.txt"), &tree.p("root/y.txt"))
+            .expect("the writable root renames");
+        set.rename(&tree.p("root/y.txt"), &tree.p("root/x.txt"))
+            .expect("and back");
+    }
+}
+
+#[test]
+fn every_mutation_in_a_read_only_root_is_refused_before_the_disk() {
+    let tree = Tree::new();
+    for set in mixed_sets(&tree) {
+        let before = snapshot(&tree);
+        let p = |rel: &str| tree.p(rel);
+        let write = OpenOptions::new().write(true);
+        let refused: [(&str, Result<(), mcp_roots::Error>); 9] = [
+            ("create_new", set.create_new(&p("other/new")).map(drop)),
+            (
+                "open write",
+                set.open_with(&p("other/kept.txt"), write).map(drop),
+            ),
+            ("create_dir", set.create_dir(&p("other/missing/d"))),
+            ("create_dir_all", set.create_dir_all(&p("other/a/b"))),
+            ("remove_file", set.remove_file(&p("other/kept.txt"))),
+            ("remove_dir", set.remove_dir(&p("other/missing"))),
+            ("write_atomic", set.write_atomic(&p("other/kept.txt"), b"x")),
+            (
+                "copy in",
+                set.copy(&p("root/x.txt"), &p("other/c")).map(drop),
+            ),
+            (
+                "copy within",
+                set.copy(&p("other/kept.txt"), &p("other/c")).map(drop),
+            ),
+        ];
+        for (name, result) in refused {
+            assert_eq!(kind(result), ErrorKind::ReadOnly, "{name}");
+        }
+        assert_eq!(before, snapshot(&tree));
+        let copied = set.copy(&p("other/kept.txt"), &p("root/copied.txt"));
+        assert_eq!(copied.expect("copy out of the read-only root"), 4);
+        std::fs::remove_file(p("root/copied.txt")).expect("clean up");
+    }
+}
+
+/// Every path below `T` with its content (`None` for a directory).
+fn snapshot(tree: &Tree) -> Vec<(String, Option<Vec<u8>>)> {
+    fn walk(dir: &Path, rel: &str, out: &mut Vec<(String, Option<Vec<u8>>)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().into_string().expect("utf-8"))
+            .collect();
+        entries.sort();
+        for name in entries {
+            let path = dir.join(&name);
+            let rel = format!("{rel}/{name}");
+            let meta = std::fs::symlink_metadata(&path).expect("lstat");
+            if meta.is_dir() {
+                out.push((rel.clone(), None));
+                walk(&path, &rel, out);
+            } else {
+                let content = std::fs::read(&path).unwrap_or_default();
+                out.push((rel, Some(content)));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(Path::new(&tree.t), "", &mut out);
+    out
 }

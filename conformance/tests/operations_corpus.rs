@@ -11,7 +11,7 @@ use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use mcp_roots::{Create, Error, OpenOptions, RootSet, WalkLimits};
+use mcp_roots::{Create, Error, ErrorKind, OpenOptions, RootSet, WalkLimits, Writes};
 use testkit::{Fixture, corpus};
 
 /// The operations, each given the case's input where it applies.
@@ -76,7 +76,6 @@ fn run(set: &RootSet, op: &str, input: &str, inside: &str) -> Result<Seen, Error
         "rename_from" => Seen::Nothing.tap(set.rename(input, &format!("{inside}/renamed-here")))?,
         "rename_to" => {
             let from = format!("{inside}/rename-source");
-            std::fs::write(&from, "rename source").expect("write the rename source");
             Seen::Nothing.tap(set.rename(from.as_str(), input))?
         }
         "write_atomic" => Seen::Nothing.tap(set.write_atomic(input, b"atomic"))?,
@@ -87,7 +86,6 @@ fn run(set: &RootSet, op: &str, input: &str, inside: &str) -> Result<Seen, Error
         }
         "copy_to" => {
             let from = format!("{inside}/copy-source");
-            std::fs::write(&from, "copy source").expect("write the copy source");
             Seen::Nothing.tap(set.copy(from.as_str(), input).map(drop))?
         }
         "walk" => {
@@ -98,6 +96,21 @@ fn run(set: &RootSet, op: &str, input: &str, inside: &str) -> Result<Seen, Error
         other => unreachable!("unknown operation {other}"),
     })
 }
+
+/// Writes the file an operation moves or copies into place (`rename_to`,
+/// `copy_to`) in the directory `inside`, before the tree is recorded.
+fn prepare(op: &str, inside: &str) {
+    let source = match op {
+        "rename_to" => "rename-source",
+        "copy_to" => "copy-source",
+        _ => return,
+    };
+    std::fs::write(format!("{inside}/{source}"), source).expect("write the source");
+}
+
+/// The operations that change nothing: under a read-only set they answer
+/// as under a writable one.
+const READS: &[&str] = &["open", "read_dir", "metadata", "resolve", "walk"];
 
 trait Tap: Sized {
     fn tap(self, result: Result<(), Error>) -> Result<Self, Error> {
@@ -138,6 +151,7 @@ fn every_operation_stays_inside_for_every_corpus_input() {
             };
             let workspace = first.resolved_path().to_str().expect("utf-8").to_owned();
             let root_dirs = root_dirs(&set, fx.t_resolved());
+            prepare(op, &workspace);
             let before = fx.snapshot();
             let outside_files: HashSet<(u64, u64)> = before
                 .entries()
@@ -187,6 +201,82 @@ fn every_operation_stays_inside_for_every_corpus_input() {
     eprintln!("operation              refused  allowed (confined)");
     for (op, (refused, allowed)) in &counts {
         eprintln!("{op:<22} {refused:>7}  {allowed:>7}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// One case's answer to `op` on a fresh fixture, its roots built by
+/// `build`: the outcome (the error's kind, or allowed) and whether the tree
+/// changed anywhere, inside the roots or not.
+fn answer(
+    case: &corpus::Case,
+    op: &str,
+    build: impl Fn(Vec<String>) -> RootSet,
+) -> Option<(Result<(), ErrorKind>, Vec<String>)> {
+    let fx = Fixture::with_setup(&case.setup).expect("fixture");
+    let set = build(case.roots.iter().map(|r| fx.subst(r)).collect());
+    let workspace = set.roots().first()?.resolved_path().to_str()?.to_owned();
+    prepare(op, &workspace);
+    let before = fx.snapshot();
+    let result = run(&set, op, &fx.subst(&case.input), &workspace);
+    Some((
+        result.map(drop).map_err(|e| e.kind()),
+        before.diff(&fx.snapshot()),
+    ))
+}
+
+#[test]
+fn under_a_read_only_set_every_mutation_is_refused_and_nothing_changes() {
+    let cases = corpus::load_shared();
+    let writable = |roots: Vec<String>| RootSet::from_uris(roots);
+    let read_only = |roots: Vec<String>| {
+        let list = roots.into_iter().fold(RootSet::builder(), |b, r| b.root(r));
+        list.writes(Writes::Refuse).build()
+    };
+    let mut refused = BTreeMap::<&str, usize>::new();
+    let mut failures = Vec::new();
+    for case in &cases {
+        for &op in OPS {
+            let Some((ro, changed)) = answer(case, op, read_only) else {
+                continue;
+            };
+            let (rw, _) = answer(case, op, writable).expect("the same roots are accepted");
+            let id = &case.id;
+            if !changed.is_empty() {
+                failures.push(format!("{id} {op}: a read-only set changed {changed:?}"));
+            }
+            if READS.contains(&op) {
+                if ro != rw {
+                    failures.push(format!("{id} {op}: read-only {ro:?}, writable {rw:?}"));
+                }
+                continue;
+            }
+            // A mutation is refused: `read_only` once its root is chosen,
+            // or the reason that stopped it before (a malformed input, no
+            // root contains it), which the writable set gives too.
+            match (ro, rw) {
+                (Err(ErrorKind::ReadOnly), _) => *refused.entry(op).or_default() += 1,
+                (Err(ro), Err(rw)) if ro == rw => {}
+                (ro, rw) => {
+                    failures.push(format!("{id} {op}: read-only {ro:?}, writable {rw:?}"));
+                }
+            }
+        }
+    }
+    eprintln!("operation              read_only");
+    for (op, count) in &refused {
+        eprintln!("{op:<22} {count:>9}");
+    }
+    for op in OPS.iter().filter(|op| !READS.contains(op)) {
+        assert!(
+            refused.get(op).is_some_and(|n| *n > 10),
+            "{op}: {refused:?}"
+        );
     }
     assert!(
         failures.is_empty(),

@@ -50,3 +50,38 @@ fn denials_revocations_and_replacements_are_traced() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn read_only_denials_are_traced_like_boundary_denials() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().to_str().expect("utf-8").to_owned();
+    std::fs::write(format!("{dir}/x.txt"), "x").expect("write");
+    let capture = Capture::default();
+    tracing::subscriber::with_default(capture.clone(), || {
+        tracing::callsite::rebuild_interest_cache();
+        let roots = Roots::builder().writes(mcp_roots::Writes::Refuse).build();
+        roots.replace(RootSet::from_uris([dir.clone()]));
+        let snapshot = roots.load();
+        let write = mcp_roots::OpenOptions::new().write(true);
+        let _ = snapshot.open_with(&format!("{dir}/x.txt"), write);
+        let _ = snapshot.remove_file(&format!("{dir}/x.txt"));
+        let _ = snapshot.rename(&format!("{dir}/x.txt"), &format!("{dir}/y.txt"));
+        let _ = snapshot.set().create_new(&format!("{dir}/new.txt"));
+    });
+    let lines = capture.lines();
+    for (op, input) in [
+        ("op=Open", "x.txt"),
+        ("op=Remove", "x.txt"),
+        ("op=Rename", "x.txt"),
+        ("op=Create", "new.txt"),
+    ] {
+        let found = lines.iter().any(|l| {
+            l.starts_with(Level::INFO.as_str())
+                && l.contains("mcp_roots::denial")
+                && l.contains("reason=read_only")
+                && l.contains(op)
+                && l.contains(input)
+        });
+        assert!(found, "{op} {input}: {lines:#?}");
+    }
+}

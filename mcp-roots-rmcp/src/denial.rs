@@ -65,6 +65,9 @@ fn sentence(err: &Error) -> String {
         ErrorKind::NoRoots => {
             "cannot be served: no shared folder is available (the user shared none, or the client has not answered yet)."
         }
+        ErrorKind::ReadOnly => {
+            "is in a folder this server may only read: it cannot be created, changed, moved or removed. Read it, or ask the user for a writable folder."
+        }
         ErrorKind::InvalidPath => {
             "is refused for its form: the path or one of its names is too long (or, on Windows, a name the system would alias). Send a shorter, plain path."
         }

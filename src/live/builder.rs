@@ -1,11 +1,13 @@
 //! [`RootsBuilder`]: the server's policy for one session's roots (ceiling,
-//! hardening floor, what a client without roots is served, identity).
+//! read-only roots, hardening floor, what a client without roots is served,
+//! identity).
 
 use crate::error::Escaped;
 use crate::live::roots::Roots;
-use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
+use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks, Writes};
 use crate::set::RootSet;
 use crate::set::builder::RootSetBuilder;
+use crate::set::ceiling;
 use crate::set::policy::{EmptyRoots, Policy};
 
 /// What a root is, over time ([semantics 10](crate::semantics#10-root-identity)).
@@ -24,6 +26,7 @@ pub enum RootIdentity {
 #[derive(Clone, Debug, Default)]
 pub struct RootsBuilder {
     ceiling: Option<Vec<String>>,
+    read_only_ceiling: Vec<String>,
     empty: EmptyRoots,
     identity: RootIdentity,
     hardening: Hardening,
@@ -40,6 +43,31 @@ impl RootsBuilder {
         I::Item: Into<String>,
     {
         self.ceiling = Some(dirs.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Read-only ceiling directories (URIs or absolute paths), beside those
+    /// of [`ceiling`](Self::ceiling): they bound client roots the same way,
+    /// and every client root at or beneath one of them (as given or
+    /// physically), or clipped to one, is read-only: each mutation beneath
+    /// it is `read_only`. A read-only directory inside a writable ceiling
+    /// directory makes read-only the client roots at or beneath it, not a
+    /// client root above it, which the writable directory admits whole.
+    pub fn read_only_ceiling<I>(mut self, dirs: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        self.read_only_ceiling = dirs.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Make every root of every set read-only ([`Writes::Refuse`]), or allow
+    /// writes (the default). A policy, as [`symlinks`](Self::symlinks): a
+    /// client set can only make it stricter
+    /// ([`RootSetBuilder::writes`]).
+    pub fn writes(mut self, writes: Writes) -> Self {
+        self.hardening.writes = writes;
         self
     }
 
@@ -84,12 +112,17 @@ impl RootsBuilder {
     /// fails with `no_roots` until the first [`Roots::replace`].
     pub fn build(self) -> Roots {
         let hardening = self.hardening;
-        let ceiling = self.ceiling.map(|dirs| {
-            let list = dirs
-                .into_iter()
-                .fold(RootSet::builder(), RootSetBuilder::root);
-            list.with_hardening(hardening).build()
-        });
+        let read_only = Hardening {
+            writes: Writes::Refuse,
+            ..hardening
+        };
+        let ceiling = match (self.ceiling, self.read_only_ceiling) {
+            (None, read_only_dirs) if read_only_dirs.is_empty() => None,
+            (writable_dirs, read_only_dirs) => Some(ceiling::settle(RootSet::concat(
+                ceiling_set(writable_dirs.unwrap_or_default(), hardening),
+                ceiling_set(read_only_dirs, read_only),
+            ))),
+        };
         for rejected in ceiling.iter().flat_map(RootSet::rejected) {
             tracing::warn!(
                 dir = %Escaped(rejected.uri()),
@@ -104,4 +137,12 @@ impl RootsBuilder {
         };
         Roots::with_policy(policy, self.identity)
     }
+}
+
+/// The ceiling directories `dirs`, opened with `hardening`.
+fn ceiling_set(dirs: Vec<String>, hardening: Hardening) -> RootSet {
+    let list = dirs
+        .into_iter()
+        .fold(RootSet::builder(), RootSetBuilder::root);
+    list.with_hardening(hardening).build()
 }

@@ -13,7 +13,9 @@ pub struct Revoked {
     pub root: RootId,
     /// The path below that root it was opened as.
     pub path: String,
-    /// Why (`scope_lost`).
+    /// Why: `scope_lost` (no root contains the file any more), or
+    /// `read_only` (the file was opened for writing and the root that
+    /// contains it is read-only).
     pub reason: ErrorKind,
 }
 

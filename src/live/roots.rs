@@ -15,6 +15,7 @@ use crate::live::report::RescanReport;
 use crate::live::revocation;
 use crate::live::revocation::Fate;
 use crate::live::revocation::departed;
+use crate::options::hardening::Writes;
 use crate::root::Root;
 use crate::set::RootSet;
 use crate::set::builder::RootSetBuilder;
@@ -29,7 +30,7 @@ impl Roots {
         Self {
             inner: Arc::new(Inner {
                 policy,
-                _identity: identity,
+                identity,
                 current: ArcSwap::from_pointee(installed),
                 registry: Registry::default(),
                 changes: Changes::default(),
@@ -72,7 +73,7 @@ pub struct Roots {
 
 pub(crate) struct Inner {
     policy: Policy,
-    _identity: RootIdentity,
+    identity: RootIdentity,
     pub(crate) current: ArcSwap<Installed>,
     pub(crate) registry: Registry,
     /// Counts every replace and rescan, after the swap and before the
@@ -225,6 +226,11 @@ impl Roots {
     ///   or its place cannot be told) each handle is located from its
     ///   descriptor, as [`rescan`](Self::rescan) does.
     ///
+    /// A root that stays in the set but is read-only now (a set that asks
+    /// for it) keeps its handles, except the files opened for writing,
+    /// which are revoked (`read_only`); wherever a handle is kept, one that
+    /// writes is revoked so if its new root is read-only.
+    ///
     /// So in the first two cases a file is judged by the root it was last
     /// checked under, not by where it is now: one moved out of `R` since
     /// then is kept when `R` is kept (as it is while `R` stays in the set),
@@ -297,11 +303,20 @@ impl Roots {
         self.inner.changes.replaced();
         let mut judge = departed::Judge::new(&installed.set);
         let mut paths = FdPaths::batch();
+        let read_only = |root: &Root| root.writes() != Writes::Allow;
         for root in self.inner.registry.roots() {
-            if installed.set.root_by_id(root).is_none() {
-                let fate = judge.fate(before.set.root_by_id(root));
-                self.settle_bucket(root, fate, &installed.set, &mut paths, &mut report);
-            }
+            let fate = match installed.set.root_by_id(root) {
+                None => judge.fate(before.set.root_by_id(root)),
+                // A root that stays but is read-only now: its files opened
+                // for writing are revoked, the others kept.
+                Some(now)
+                    if read_only(now) && !before.set.root_by_id(root).is_some_and(read_only) =>
+                {
+                    Fate::KeepUnder(root)
+                }
+                Some(_) => continue,
+            };
+            self.settle_bucket(root, fate, &installed.set, &mut paths, &mut report);
         }
         retire(&mut writer, before);
         tracing::info!(
@@ -337,7 +352,8 @@ impl Roots {
     /// whose directory is back returns) and re-checks every tracked handle,
     /// locating each from its descriptor: a file is kept under the
     /// outermost root whose directory contains it now, wherever it moved,
-    /// and revoked if none does.
+    /// and revoked if none does (`scope_lost`) or if it was opened for
+    /// writing and that root is read-only (`read_only`).
     pub fn rescan(&self) -> RescanReport {
         let mut writer = self.lock_writer();
         let old = self.inner.current.load_full();
@@ -429,7 +445,7 @@ impl Roots {
     /// `Roots` may serve several requests at once.
     pub fn for_request(&self, client: Option<RootSetBuilder>) -> Roots {
         let Some(client) = client else {
-            let request = Roots::default();
+            let request = self.request_roots();
             request.install(self.inner.policy.without_roots(), Checked::ByBuilder);
             return request;
         };
@@ -442,13 +458,31 @@ impl Roots {
             .inner
             .policy
             .admit(client.clone(), previous.as_ref().map(|p| p.set()));
-        let request = Roots::default();
+        let request = self.request_roots();
         request.install(set, Checked::ByBuilder);
         *last = Some(LastRequest {
             list: client,
             roots: request.clone(),
         });
         request
+    }
+
+    /// Whether the policy makes every root read-only ([`Writes::Refuse`],
+    /// set by [`RootsBuilder::writes`](crate::RootsBuilder::writes)). Roots
+    /// may be read-only for other reasons too (a read-only ceiling
+    /// directory, a set that asks for it): [`Root::writes`](crate::Root::writes)
+    /// answers for one root. A `Roots` made by [`for_request`](Self::for_request)
+    /// answers for its own roots' policy: `Writes::Refuse` when it was
+    /// built under a read-only policy.
+    pub fn writes(&self) -> Writes {
+        self.inner.policy.hardening.writes
+    }
+
+    /// An empty `Roots` for one request's set: the policy's hardening
+    /// (read-only included) as its own floor, no ceiling.
+    fn request_roots(&self) -> Roots {
+        let policy = &self.inner.policy;
+        Roots::with_policy(policy.for_request(), self.inner.identity)
     }
 
     /// The generation of the installed set (0 before the first `replace`).

@@ -15,8 +15,8 @@ use crate::ops;
 use crate::ops::open::Plan;
 use crate::ops::read_dir::ReadDir;
 use crate::ops::walk::{Walk, WalkLimits};
-use crate::options::Overwrite;
 use crate::options::{Create, OpenOptions};
+use crate::options::{Overwrite, Writes};
 use crate::root::ScopedPath;
 use crate::set::RootSet;
 use crate::set::Target;
@@ -89,9 +89,10 @@ impl Snapshot<'_> {
         options: OpenOptions,
     ) -> Result<TrackedFile, Error> {
         let op = options.operation();
+        let how = options.how();
         let set = self.installed.set();
         let selected = target.select(set, op).inspect_err(trace_denial)?;
-        let file = ops::open::open_file(&selected, &options.how(), op).inspect_err(trace_denial)?;
+        let file = ops::open::open_file(&selected, &how, op).inspect_err(trace_denial)?;
         let inner = self.roots.inner_arc();
         let registry = &inner.registry;
         let handle = Arc::new(HandleInner::new(
@@ -99,27 +100,28 @@ impl Snapshot<'_> {
             selected.root.id,
             selected.rel(),
             file,
+            how.writes(),
         ));
         registry.register(selected.root.id, handle.id, Arc::downgrade(&handle));
         let recheck = match inner.changes.seen().since(self.changes) {
             Since::Nothing => false,
             Since::Rescanned => true,
-            Since::Replaced => inner
-                .installed()
-                .set()
-                .root_by_id(selected.root.id)
-                .is_none(),
+            Since::Replaced => match inner.installed().set().root_by_id(selected.root.id) {
+                None => true,
+                Some(root) => handle.writes && root.writes() != Writes::Allow,
+            },
         };
         if recheck {
             // A rescan ran since this snapshot was taken, or a replace that
-            // removed the handle's root, and may have missed this handle
-            // (it registered after the registry was read): check it against
-            // the current set. Had only replaces that kept its root run,
-            // none of them had to look at it.
+            // removed the handle's root (or, for a file opened for writing,
+            // made it read-only), and may have missed this handle (it
+            // registered after the registry was read): check it against the
+            // current set. Had only replaces that kept its root as it was
+            // run, none of them had to look at it.
             let mut report = RescanReport::default();
             revocation::check(&handle, inner.installed().set(), registry, &mut report);
-            if !report.revoked.is_empty() {
-                return Err(Error::new(ErrorKind::ScopeLost, op, selected.input));
+            if let Some(revoked) = report.revoked.first() {
+                return Err(Error::new(revoked.reason, op, selected.input));
             }
         }
         Ok(TrackedFile::new(handle, inner.clone()))

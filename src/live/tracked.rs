@@ -20,6 +20,9 @@ pub(crate) struct HandleInner {
     pub(crate) id: u64,
     /// The path below its root that the file was opened as (for reports).
     pub(crate) opened_as: Box<str>,
+    /// Whether the file was opened for writing: such a handle is revoked
+    /// when the root it lies under is read-only.
+    pub(crate) writes: bool,
     state: Mutex<HandleState>,
 }
 
@@ -36,10 +39,11 @@ pub(crate) struct HandleState {
 }
 
 impl HandleInner {
-    pub(crate) fn new(id: u64, root: RootId, opened_as: &str, file: File) -> Self {
+    pub(crate) fn new(id: u64, root: RootId, opened_as: &str, file: File, writes: bool) -> Self {
         Self {
             id,
             opened_as: opened_as.into(),
+            writes,
             state: Mutex::new(HandleState {
                 root,
                 file: Some(file),
@@ -61,6 +65,10 @@ impl HandleInner {
 /// finds that the file no longer lies beneath any root, its descriptor is
 /// closed and every later call fails with reason `scope_lost` (as an
 /// `io::Error` whose inner error is an [`Error`]: see [`Error::from_io`]).
+/// A file opened for writing is revoked the same way, with reason
+/// `read_only`, when the root that contains it is read-only: a `replace`
+/// that makes its root read-only, or a move into a read-only root that a
+/// `rescan` finds.
 ///
 /// It deliberately has no `AsFd`, `AsRawFd` or `try_clone`: a copy of the
 /// descriptor would escape revocation. Leaving tracking is explicit:
@@ -163,9 +171,10 @@ impl TrackedFile {
 
     fn io<T>(&self, f: impl FnOnce(&mut File) -> io::Result<T>) -> io::Result<T> {
         let mut state = self.handle.lock();
+        let revoked = state.revoked.unwrap_or(ErrorKind::ScopeLost);
         match state.file.as_mut() {
             Some(file) => f(file),
-            None => Err(self.error(ErrorKind::ScopeLost, Operation::Use).into()),
+            None => Err(self.error(revoked, Operation::Use).into()),
         }
     }
 

@@ -20,7 +20,7 @@ use crate::ops::mutate::Leaf;
 use crate::ops::open::refuse_dir_demand;
 use crate::options::Create;
 use crate::options::Overwrite;
-use crate::root::Selected;
+use crate::root::{Selected, Writable};
 use crate::sys;
 use crate::sys::{Access, How, Kind};
 
@@ -32,7 +32,7 @@ const KEPT_MODE: u32 = 0o777;
 /// creating it if missing and keeping the permission bits (only) of a file
 /// it replaces. A symlink, directory or special file at the name is
 /// refused, and so is a name given with a trailing `/`.
-pub(crate) fn write_atomic(sel: &Selected, data: &[u8]) -> Result<(), Error> {
+pub(crate) fn write_atomic(sel: &Writable, data: &[u8]) -> Result<(), Error> {
     let op = Operation::WriteAtomic;
     refuse_dir_demand(sel, op, ErrorKind::NotARegularFile)?;
     let leaf = Leaf::open(sel, op)?;
@@ -64,7 +64,7 @@ pub(crate) fn write_atomic(sel: &Selected, data: &[u8]) -> Result<(), Error> {
 /// Copies `from` to the new name `to` (never replacing an existing one).
 /// Returns the number of bytes copied. The copy gets the default mode of a
 /// new file, not the source's.
-pub(crate) fn copy(from: &Selected, to: &Selected) -> Result<u64, Error> {
+pub(crate) fn copy(from: &Selected, to: &Writable) -> Result<u64, Error> {
     let op = Operation::Copy;
     let how = How::default();
     let mut source = crate::ops::open::open_file(from, &how, op)?;
@@ -81,7 +81,7 @@ pub(crate) fn copy(from: &Selected, to: &Selected) -> Result<u64, Error> {
 /// Fills a fresh temporary file in `parent`, syncs it, and renames it to
 /// `name`; on any failure the temporary file is removed.
 fn publish(
-    sel: &Selected,
+    sel: &Writable,
     parent: &Dir,
     name: &str,
     op: Operation,
@@ -103,7 +103,7 @@ fn publish(
 }
 
 /// Creates an unused temporary name in `parent` with `O_EXCL|O_NOFOLLOW`.
-fn create_temp(parent: &Dir, sel: &Selected) -> io::Result<(File, String)> {
+fn create_temp(parent: &Dir, sel: &Writable) -> io::Result<(File, String)> {
     let how = How {
         access: Access::Write,
         create: Create::New,

@@ -11,6 +11,8 @@
 //! - No operation removes, renames or replaces a root of the set, whichever
 //!   root the path was judged under: the name is compared by identity
 //!   (`lstat` in the opened parent) with every root ([`Leaf::refuse_root`]).
+//! - Each operation takes a [`Writable`] selection: the root's policy was
+//!   asked before anything here runs, so a read-only root is never changed.
 //! - A call holds a bounded number of descriptors, whatever the depth of
 //!   its path ([`create_dir_all`] holds at most two besides the root's).
 
@@ -19,7 +21,7 @@ use cap_std::fs::Dir;
 use crate::error::{Error, ErrorKind, Operation};
 use crate::ops::open::{open_raw, refuse_dir_demand};
 use crate::options::Overwrite;
-use crate::root::Selected;
+use crate::root::{Selected, Writable};
 use crate::sys;
 use crate::sys::{How, Identity, Kind, Stat};
 
@@ -38,7 +40,7 @@ impl<'s> Leaf<'s> {
     /// Opens the parent of the selected path. A last component `.` or `..`
     /// is refused (after the path up to it was opened, so that `x.txt/.`
     /// is `not_a_directory` like the kernel's answer).
-    pub(crate) fn open(sel: &'s Selected, op: Operation) -> Result<Self, Error> {
+    pub(crate) fn open(sel: &'s Writable, op: Operation) -> Result<Self, Error> {
         let rel = sel.rel();
         let trimmed = rel.trim_end_matches('/');
         let (parent, name) = trimmed.rsplit_once('/').unwrap_or((".", trimmed));
@@ -97,7 +99,7 @@ impl<'s> Leaf<'s> {
 const NAMES_A_ROOT: &str = "names a root of the set";
 
 /// Creates one directory; its parent must exist.
-pub(crate) fn create_dir(sel: &Selected) -> Result<(), Error> {
+pub(crate) fn create_dir(sel: &Writable) -> Result<(), Error> {
     let op = Operation::CreateDir;
     let leaf = Leaf::open(sel, op)?;
     sys::mkdir_at(&leaf.parent, leaf.given).map_err(|e| Error::from_os(e, op, sel.input))
@@ -113,7 +115,7 @@ pub(crate) fn create_dir(sel: &Selected) -> Result<(), Error> {
 /// At most two descriptors are held besides the root's, whatever the depth:
 /// the directory reached so far and the next one. A `..` reopens its target
 /// from the root and checks that it is the directory passed through.
-pub(crate) fn create_dir_all(sel: &Selected) -> Result<(), Error> {
+pub(crate) fn create_dir_all(sel: &Writable) -> Result<(), Error> {
     let op = Operation::CreateDir;
     let fail = |e| {
         Error::from_os(e, op, sel.input)
@@ -214,16 +216,16 @@ impl Walked {
 }
 
 /// Removes a file (or a symlink itself); a directory is refused.
-pub(crate) fn remove_file(sel: &Selected) -> Result<(), Error> {
+pub(crate) fn remove_file(sel: &Writable) -> Result<(), Error> {
     remove(sel, Kind::File)
 }
 
 /// Removes an empty directory.
-pub(crate) fn remove_dir(sel: &Selected) -> Result<(), Error> {
+pub(crate) fn remove_dir(sel: &Writable) -> Result<(), Error> {
     remove(sel, Kind::Dir)
 }
 
-fn remove(sel: &Selected, kind: Kind) -> Result<(), Error> {
+fn remove(sel: &Writable, kind: Kind) -> Result<(), Error> {
     let op = Operation::Remove;
     if kind == Kind::File {
         refuse_dir_demand(sel, op, ErrorKind::NotARegularFile)?;
@@ -236,7 +238,7 @@ fn remove(sel: &Selected, kind: Kind) -> Result<(), Error> {
 /// Renames `from` to `to`, both beneath roots (possibly two roots on the
 /// same file system). A trailing `/` on either end requires the source to
 /// be a directory (the kernel's rule); neither end may be a root of the set.
-pub(crate) fn rename(from: &Selected, to: &Selected, overwrite: Overwrite) -> Result<(), Error> {
+pub(crate) fn rename(from: &Writable, to: &Writable, overwrite: Overwrite) -> Result<(), Error> {
     let op = Operation::Rename;
     let source = Leaf::open(from, op)?;
     let target = Leaf::open(to, op)?;

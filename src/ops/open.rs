@@ -25,7 +25,6 @@ pub(crate) fn open_raw(sel: &Selected, rel: &str, how: How, op: Operation) -> Re
     sys::open_beneath(&sel.root.dir, rel, &how).map_err(|e| Error::from_os(e, op, sel.input))
 }
 
-/// Opens a regular file as `how` says.
 /// Opens the regular file `sel` read-only and reads it whole: the open of
 /// [`open_file`], then reads into a buffer sized for a small file (the
 /// file's kind is already known from the open, so no other `fstat`).
@@ -45,7 +44,14 @@ pub(crate) fn read_text(sel: &Selected, op: Operation) -> Result<String, Error> 
     })
 }
 
+/// Opens a regular file as `how` says. An open that may change the file
+/// (write or append access, truncation, creation) is refused before any
+/// system call unless the root allows writes, so a read-only root only
+/// ever hands out files opened for reading.
 pub(crate) fn open_file(sel: &Selected, how: &How, op: Operation) -> Result<File, Error> {
+    if how.writes() || how.truncate || how.create != Create::No {
+        sel.writable(op)?;
+    }
     let on_dir = match how.create {
         Create::New => ErrorKind::AlreadyExists,
         Create::No | Create::OrOpen => ErrorKind::NotARegularFile,

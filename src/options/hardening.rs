@@ -1,4 +1,5 @@
-//! Opt-in hardening: stricter than the default policy, never weaker. A
+//! Opt-in hardening, read-only roots included: stricter than the default
+//! policy, never weaker. A
 //! server sets it as policy on [`RootsBuilder`](crate::RootsBuilder) (every
 //! set [`Roots`](crate::Roots) hands out carries at least that), and a root
 //! set may ask for more on [`RootSetBuilder`](crate::RootSetBuilder); the
@@ -41,12 +42,30 @@ pub enum HardLinks {
     RefuseWrites,
 }
 
+/// Whether anything beneath a root may be changed.
+///
+/// Under [`Refuse`](Self::Refuse) the root is read-only: every operation
+/// that would create, write, truncate, remove or rename something beneath
+/// it is refused with `read_only` before any system call acts, and files
+/// are opened for reading only. Reads, listings, metadata, resolving and
+/// walks work as before.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Writes {
+    /// Mutations are allowed (the default).
+    #[default]
+    Allow,
+    /// The root is read-only: every mutation is `read_only`.
+    Refuse,
+}
+
 /// The hardening settings of a root set.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Hardening {
     pub(crate) symlinks: Symlinks,
     pub(crate) mount_points: MountPoints,
     pub(crate) hard_links: HardLinks,
+    pub(crate) writes: Writes,
 }
 
 impl Hardening {
@@ -65,6 +84,10 @@ impl Hardening {
             hard_links: match (self.hard_links, other.hard_links) {
                 (HardLinks::Allow, HardLinks::Allow) => HardLinks::Allow,
                 _ => HardLinks::RefuseWrites,
+            },
+            writes: match (self.writes, other.writes) {
+                (Writes::Allow, Writes::Allow) => Writes::Allow,
+                _ => Writes::Refuse,
             },
         }
     }
@@ -88,12 +111,14 @@ mod tests {
         let mounts = Hardening {
             mount_points: MountPoints::Refuse,
             hard_links: HardLinks::RefuseWrites,
+            writes: Writes::Refuse,
             ..Hardening::default()
         };
         let both = links.stricter(mounts);
         assert_eq!(both.symlinks, Symlinks::Refuse);
         assert_eq!(both.mount_points, MountPoints::Refuse);
         assert_eq!(both.hard_links, HardLinks::RefuseWrites);
+        assert_eq!(both.writes, Writes::Refuse);
         assert_eq!(mounts.stricter(links), both);
         assert_eq!(
             Hardening::default().stricter(Hardening::default()),
@@ -101,5 +126,31 @@ mod tests {
         );
         assert!(both.at_least(links) && both.at_least(mounts));
         assert!(!links.at_least(mounts) && !mounts.at_least(links));
+    }
+
+    #[test]
+    fn read_only_is_never_loosened_by_a_combination() {
+        let read_only = Hardening {
+            writes: Writes::Refuse,
+            ..Hardening::default()
+        };
+        let others = [
+            Hardening::default(),
+            Hardening {
+                symlinks: Symlinks::Refuse,
+                ..Hardening::default()
+            },
+            Hardening {
+                hard_links: HardLinks::RefuseWrites,
+                mount_points: MountPoints::Refuse,
+                ..Hardening::default()
+            },
+        ];
+        for other in others {
+            assert_eq!(read_only.stricter(other).writes, Writes::Refuse);
+            assert_eq!(other.stricter(read_only).writes, Writes::Refuse);
+            assert!(!other.at_least(read_only), "{other:?}");
+            assert!(other.stricter(read_only).at_least(read_only));
+        }
     }
 }

@@ -1,12 +1,13 @@
 //! The values a caller chooses: how a file is opened ([`OpenOptions`],
 //! [`Create`]), whether a rename replaces ([`Overwrite`]), and the opt-in
-//! hardening ([`Symlinks`], [`MountPoints`], [`HardLinks`]). Plain data:
+//! hardening ([`Symlinks`], [`MountPoints`], [`HardLinks`], and read-only
+//! roots, [`Writes`]). Plain data:
 //! this layer imports nothing from the crate.
 
 pub(crate) mod hardening;
 mod open;
 mod overwrite;
 
-pub use hardening::{HardLinks, MountPoints, Symlinks};
+pub use hardening::{HardLinks, MountPoints, Symlinks, Writes};
 pub use open::{Create, OpenOptions};
 pub use overwrite::Overwrite;

@@ -1,14 +1,17 @@
 //! One accepted root: its identity and directory handle ([`Root`],
 //! [`RootId`], in [`pinned`]), a path beneath it ([`ScopedPath`]), and the
 //! choice of a root and the path below it that every operation takes
-//! ([`Selected`]). A root knows how to check that its path still names its
+//! ([`Selected`]), and the write check every mutation passes ([`writable`]).
+//! A root knows how to check that its path still names its
 //! directory; it does not know the operations (they live above, in `ops`).
 
 pub(crate) mod pinned;
 mod scoped;
 pub(crate) mod selected;
+pub(crate) mod writable;
 
 pub(crate) use pinned::{Anchor, Keys};
 pub use pinned::{Root, RootId};
 pub use scoped::ScopedPath;
 pub(crate) use selected::Selected;
+pub(crate) use writable::Writable;

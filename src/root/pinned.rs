@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use cap_std::fs::Dir;
 
-use crate::options::hardening::Hardening;
+use crate::options::hardening::{Hardening, Writes};
 use crate::parse::input;
 use crate::sys::{Folding, How, Identity};
 
@@ -105,6 +105,15 @@ impl Root {
     /// The root's physical path when the set was built (symlinks resolved).
     pub fn resolved_path(&self) -> &Path {
         &self.resolved
+    }
+
+    /// Whether anything beneath the root may be changed: [`Writes::Refuse`]
+    /// when the server's policy, a read-only ceiling directory or the set
+    /// itself makes the root read-only (every mutation is then
+    /// `read_only`). A server can use it to refuse a change before asking
+    /// the user about it, or to describe its tools.
+    pub fn writes(&self) -> Writes {
+        self.hardening.writes
     }
 
     /// Whether the root's path (as the client gave it) still names the

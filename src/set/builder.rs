@@ -8,7 +8,7 @@ use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
 use crate::error::{Error, ErrorKind, Operation};
-use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks};
+use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks, Writes};
 use crate::parse::input;
 use crate::parse::lexical::{clean_key, clean_lexically};
 use crate::root::{Anchor, Keys, Root, RootId};
@@ -73,6 +73,15 @@ impl RootSetBuilder {
         self
     }
 
+    /// Make every root of the set read-only ([`Writes::Refuse`]): each
+    /// mutation beneath it is refused with `read_only`; or allow writes (the
+    /// default). A set may only be stricter than the server's policy: under
+    /// a read-only policy, `Writes::Allow` here changes nothing.
+    pub fn writes(mut self, writes: Writes) -> Self {
+        self.hardening.writes = writes;
+        self
+    }
+
     /// Opens every root. Roots that are not existing directories are listed
     /// in [`RootSet::rejected`] and grant nothing; building never fails.
     ///
@@ -120,7 +129,7 @@ impl RootSetBuilder {
         let hardening = self.hardening.stricter(floor);
         let mut reusable: HashMap<&str, &Arc<Root>, FastState> = HashMap::default();
         for root in current.map_or(&[][..], RootSet::roots) {
-            if root.hardening == hardening {
+            if root.hardening == admission.hardening_of(root, hardening) {
                 reusable.entry(root.uri()).or_insert(root);
             }
         }
@@ -179,6 +188,14 @@ pub(crate) trait Admission {
         path: &str,
         hardening: Hardening,
     ) -> Result<Vec<Root>, Error>;
+
+    /// The hardening `root` gets when admitted with `asked`: `asked`, or
+    /// stricter where the admission adds its own (a read-only ceiling
+    /// directory). A root of the current set is taken over only when it
+    /// has exactly that.
+    fn hardening_of(&self, _root: &Root, asked: Hardening) -> Hardening {
+        asked
+    }
 }
 
 /// Each root opened at its own path: a set without a ceiling.

@@ -14,6 +14,12 @@
 //! - anywhere else: `outside_ceiling`, whatever exists there. Nothing
 //!   outside the ceiling is opened because a client named it, so the reason
 //!   never depends on what lies outside.
+//!
+//! Each ceiling directory carries its own policy: an admitted root gets the
+//! stricter hardening of every ceiling directory that is its directory or
+//! contains it, as given or physically ([`Ceiling::covering`]), so a root
+//! at or beneath a read-only ceiling directory is read-only, whichever
+//! directory admitted it.
 
 use cap_std::fs::Dir;
 
@@ -23,6 +29,7 @@ use crate::parse::lexical::{clean_key, is_prefix};
 use crate::root::{Anchor, Root};
 use crate::set::RootSet;
 use crate::set::builder::{Admission, root_at};
+use crate::set::root_set::Rejected;
 use crate::sys;
 use crate::sys::{Access, How};
 
@@ -65,7 +72,9 @@ impl Admission for Ceiling<'_> {
                 rel: rel.into(),
             };
             let dir = Dir::from_std_file(dir);
-            return root_at(name, uri, path, dir, hardening, Some(anchor)).map(|r| vec![r]);
+            let mut root = root_at(name, uri, path, dir, hardening, Some(anchor))?;
+            root.hardening = self.hardening_of(&root, hardening);
+            return Ok(vec![root]);
         }
         // Above ceiling directories: the ones whose path lies beneath it.
         let key = clean_key(path).ok_or_else(outside)?;
@@ -77,7 +86,7 @@ impl Admission for Ceiling<'_> {
                 .any(|k| is_prefix(&key, k, ceiling.folding));
             if beneath {
                 let root = ceiling
-                    .duplicate(name, hardening)
+                    .duplicate(name, self.hardening_of(ceiling, hardening))
                     .map_err(|err| Error::from_os(err, Operation::AddRoot, uri))?;
                 clipped.push(root);
             }
@@ -87,4 +96,52 @@ impl Admission for Ceiling<'_> {
         }
         Ok(clipped)
     }
+
+    fn hardening_of(&self, root: &Root, asked: Hardening) -> Hardening {
+        asked.stricter(self.covering(root))
+    }
+}
+
+impl Ceiling<'_> {
+    /// The stricter hardening of every ceiling directory that is `root`'s
+    /// directory (by identity) or contains it (a key of the ceiling
+    /// directory, as given or physical, is a component prefix of one of
+    /// `root`'s): a root at or beneath a read-only ceiling directory is
+    /// read-only, whichever ceiling directory it was opened beneath.
+    fn covering(&self, root: &Root) -> Hardening {
+        self.dirs
+            .roots()
+            .iter()
+            .filter(|ceiling| {
+                ceiling.id == root.id
+                    || ceiling.keys.iter().any(|outer| {
+                        root.keys
+                            .iter()
+                            .any(|inner| is_prefix(outer, inner, ceiling.folding))
+                    })
+            })
+            .fold(Hardening::default(), |acc, ceiling| {
+                acc.stricter(ceiling.hardening)
+            })
+    }
+}
+
+/// The operator's ceiling directories, each with its policy raised to that
+/// of every ceiling directory that is it or contains it: a directory listed
+/// both writable and read-only is read-only whichever listing a lookup
+/// finds, also where the ceiling is served whole (`EmptyRoots::Ceiling`).
+pub(crate) fn settle(dirs: RootSet) -> RootSet {
+    let ceiling = Ceiling { dirs: &dirs };
+    let mut roots = Vec::with_capacity(dirs.len());
+    let mut rejected = dirs.rejected().to_vec();
+    for root in dirs.roots() {
+        match root.at_least(ceiling.covering(root)) {
+            Ok(root) => roots.push(root),
+            Err(err) => {
+                let error = Error::from_os(err, Operation::AddRoot, root.uri());
+                rejected.push(Rejected::new(root.name(), error));
+            }
+        }
+    }
+    RootSet::assemble(roots, rejected)
 }

@@ -1,5 +1,6 @@
-//! The server's policy for the roots a client lists: the operator ceiling,
-//! the hardening floor, and what a client that declares no roots is
+//! The server's policy for the roots a client lists: the operator ceiling
+//! (some of its directories read-only), the hardening floor (read-only
+//! roots included), and what a client that declares no roots is
 //! served. [`Roots`](crate::Roots) applies it inside every `replace` and
 //! every request-scoped set, so no set it hands out is weaker than the
 //! policy that asked for it.
@@ -65,6 +66,18 @@ impl Policy {
             }
         }
         RootSet::assemble(roots, rejected)
+    }
+
+    /// The policy of the `Roots` that holds one request's set: this
+    /// policy's hardening as its floor (so it says what this one says of
+    /// writes), no ceiling of its own (the set was admitted under this
+    /// one's).
+    pub(crate) fn for_request(&self) -> Policy {
+        Policy {
+            ceiling: None,
+            hardening: self.hardening,
+            without_roots: EmptyRoots::DenyAll,
+        }
     }
 
     /// What a client that does not declare the roots capability is served:

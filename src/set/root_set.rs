@@ -135,6 +135,16 @@ impl RootSet {
         }
     }
 
+    /// The roots and rejections of `first`, then those of `second`, in one
+    /// set (their handles shared).
+    pub(crate) fn concat(first: RootSet, second: RootSet) -> Self {
+        let mut roots = first.roots;
+        roots.extend(second.roots);
+        let mut rejected = first.rejected;
+        rejected.extend(second.rejected);
+        Self::assemble(roots, rejected)
+    }
+
     /// The accepted roots, in the client's order.
     pub fn roots(&self) -> &[Arc<Root>] {
         &self.roots
@@ -328,7 +338,8 @@ impl RootSet {
     ///
     /// As [`open`](Self::open), plus `already_exists`.
     pub fn create_dir<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
-        traced(|| mutate::create_dir(&target.select(self, Operation::CreateDir)?))
+        let op = Operation::CreateDir;
+        traced(|| mutate::create_dir(&target.select(self, op)?.writable(op)?))
     }
 
     /// Creates a directory and its missing ancestors, each beneath the root;
@@ -342,7 +353,8 @@ impl RootSet {
     ///
     /// As [`open`](Self::open); `not_a_directory` for a symlinked component.
     pub fn create_dir_all<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
-        traced(|| mutate::create_dir_all(&target.select(self, Operation::CreateDir)?))
+        let op = Operation::CreateDir;
+        traced(|| mutate::create_dir_all(&target.select(self, op)?.writable(op)?))
     }
 
     /// Removes a file, or a symlink itself (never its target). Never a root
@@ -353,7 +365,8 @@ impl RootSet {
     ///
     /// As [`open`](Self::open); `not_a_regular_file` for a directory.
     pub fn remove_file<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
-        traced(|| mutate::remove_file(&target.select(self, Operation::Remove)?))
+        let op = Operation::Remove;
+        traced(|| mutate::remove_file(&target.select(self, op)?.writable(op)?))
     }
 
     /// Removes an empty directory. Never a root of the set (compared by
@@ -363,7 +376,8 @@ impl RootSet {
     ///
     /// As [`open`](Self::open); `io` for a non-empty directory.
     pub fn remove_dir<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
-        traced(|| mutate::remove_dir(&target.select(self, Operation::Remove)?))
+        let op = Operation::Remove;
+        traced(|| mutate::remove_dir(&target.select(self, op)?.writable(op)?))
     }
 
     /// Renames `from` to `to`, refusing to replace an existing `to`
@@ -395,9 +409,10 @@ impl RootSet {
         T: Target + ?Sized,
     {
         traced(|| {
-            let from = from.select(self, Operation::Rename)?;
-            let to = to.select(self, Operation::Rename)?;
-            mutate::rename(&from, &to, overwrite)
+            let op = Operation::Rename;
+            let from = from.select(self, op)?;
+            let to = to.select(self, op)?;
+            mutate::rename(&from.writable(op)?, &to.writable(op)?, overwrite)
         })
     }
 
@@ -413,7 +428,8 @@ impl RootSet {
     ///
     /// As [`open`](Self::open).
     pub fn write_atomic<T: Target + ?Sized>(&self, target: &T, data: &[u8]) -> Result<(), Error> {
-        traced(|| atomic::write_atomic(&target.select(self, Operation::WriteAtomic)?, data))
+        let op = Operation::WriteAtomic;
+        traced(|| atomic::write_atomic(&target.select(self, op)?.writable(op)?, data))
     }
 
     /// Copies the regular file `from` to the new name `to` (published
@@ -429,9 +445,10 @@ impl RootSet {
         T: Target + ?Sized,
     {
         traced(|| {
-            let from = from.select(self, Operation::Copy)?;
-            let to = to.select(self, Operation::Copy)?;
-            atomic::copy(&from, &to)
+            let op = Operation::Copy;
+            let from = from.select(self, op)?;
+            let to = to.select(self, op)?;
+            atomic::copy(&from, &to.writable(op)?)
         })
     }
 

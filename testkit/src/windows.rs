@@ -209,6 +209,7 @@ pub const REASONS: &[&str] = &[
     "root_gone",
     "scope_lost",
     "no_roots",
+    "read_only",
     "invalid_path",
     "permission_denied",
     "io",

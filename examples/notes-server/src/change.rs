@@ -15,7 +15,7 @@
 //! another path), the call stops with `question_changed` and changes
 //! nothing.
 
-use mcp_roots::Snapshot;
+use mcp_roots::{Error, ErrorKind, Operation, Snapshot, Writes};
 use mcp_roots_rmcp::{Ask, Outcome, Stop};
 use rmcp::model::CallToolResult;
 use serde_json::json;
@@ -96,7 +96,11 @@ pub(crate) async fn carry_out(
 ) -> Result<CallToolResult, Stop> {
     let query = title.clone();
     let matches = ask
-        .files(move |snap| Ok(notes::matching(snap, &query)?))
+        .files(move |snap| {
+            let found = notes::matching(snap, &query)?;
+            refuse_read_only(snap, change, &found)?;
+            Ok(found)
+        })
         .await?;
     ask.limit(change.questions(matches.len()));
     let note = match matches.as_slice() {
@@ -120,6 +124,29 @@ pub(crate) async fn carry_out(
     }
     ask.files(move |snap| apply(snap, change, &title, &note))
         .await
+}
+
+/// Refuses (`read_only`) a change whose every candidate lies under a
+/// read-only root, before the user is asked to pick or confirm anything:
+/// the change could not happen whatever they answered. A candidate under a
+/// writable root keeps the questions; the change itself is judged again by
+/// the library when it runs.
+fn refuse_read_only(snap: &Snapshot<'_>, change: Change, found: &[Note]) -> Result<(), Error> {
+    let writable = |note: &Note| {
+        snap.root_by_id(note.path.root())
+            .is_some_and(|root| root.writes() == Writes::Allow)
+    };
+    match found.first() {
+        Some(first) if !found.iter().any(writable) => {
+            let op = match change {
+                Change::Delete => Operation::Remove,
+                Change::Archive => Operation::Rename,
+            };
+            Err(Error::new(ErrorKind::ReadOnly, op, &first.uri())
+                .with_detail("the server shares this folder read-only"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Deletes or archives the note the user named, found again under the

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use mcp_roots::EmptyRoots;
+use mcp_roots::{EmptyRoots, Writes};
 
 use crate::http;
 
@@ -58,6 +58,11 @@ pub struct ServeArgs {
     /// capability (without this, such a client gets nothing).
     #[arg(long, requires = "ceiling")]
     pub ceiling_without_roots: bool,
+    /// Make every client root read-only: notes_write, notes_delete and
+    /// notes_archive refuse with `read_only` (and their annotations say
+    /// they change nothing); listing and reading work.
+    #[arg(long)]
+    pub read_only: bool,
     /// How long a tool call waits for the client's first roots/list answer
     /// before it fails with `no_roots`.
     #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = seconds)]
@@ -80,6 +85,17 @@ impl ServeArgs {
             EmptyRoots::Ceiling
         } else {
             EmptyRoots::DenyAll
+        }
+    }
+}
+
+impl ServeArgs {
+    /// Whether the roots may be written.
+    pub fn writes(&self) -> Writes {
+        if self.read_only {
+            Writes::Refuse
+        } else {
+            Writes::Allow
         }
     }
 }

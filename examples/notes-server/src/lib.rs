@@ -85,6 +85,7 @@ pub mod cli;
 pub mod demo;
 pub mod failure;
 pub mod held;
+pub mod hints;
 pub mod http;
 mod launch;
 pub mod log;

@@ -3,8 +3,8 @@
 //! process, each with a server of its own).
 //!
 //! ```text
-//! notes-server [--ceiling DIR]... [--ceiling-without-roots] [--roots-wait SECONDS]
-//!              [--http IP:PORT [--session-idle SECONDS]]
+//! notes-server [--ceiling DIR]... [--ceiling-without-roots] [--read-only]
+//!              [--roots-wait SECONDS] [--http IP:PORT [--session-idle SECONDS]]
 //! notes-server demo [--stdio | --http]
 //! notes-server --help | --version
 //! ```
@@ -84,7 +84,12 @@ async fn play(args: DemoArgs) -> ExitCode {
 
 /// Serves one session over stdio, or sessions over `--http`.
 async fn serve(args: ServeArgs) -> ExitCode {
-    let mut policy = Roots::builder().empty_roots(args.empty_roots());
+    let mut policy = Roots::builder()
+        .empty_roots(args.empty_roots())
+        .writes(args.writes());
+    if args.read_only {
+        tracing::info!("every client root is read-only");
+    }
     if !args.ceiling.is_empty() {
         tracing::info!(ceiling = ?args.ceiling, "every client root is bounded by the ceiling");
         policy = policy.ceiling(args.ceiling.iter().cloned());

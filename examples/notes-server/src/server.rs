@@ -18,6 +18,7 @@ use rmcp::service::NotificationContext;
 use rmcp::{RoleServer, ServerHandler, tool_handler};
 
 use crate::held::Held;
+use crate::hints::with_write_hints;
 use crate::prefs::Preferences;
 use crate::setup::SETUP_WAIT;
 
@@ -54,13 +55,16 @@ impl NotesServer {
     /// timeouts in tests).
     pub fn with_session(roots: SessionRoots) -> Self {
         let prefs = Preferences::default();
+        // The changing tools say they change nothing under a read-only policy.
+        let tools = Self::tool_router() + Self::setup_router();
+        let tool_router = with_write_hints(tools, roots.roots().writes());
         Self {
             roots,
             held: Held::default(),
             request_prefs: prefs.clone(),
             prefs,
             setup_wait: SETUP_WAIT,
-            tool_router: Self::tool_router() + Self::setup_router(),
+            tool_router,
         }
     }
 

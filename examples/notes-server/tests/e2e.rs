@@ -92,6 +92,7 @@ over_stdio_and_http!(
     tool_calls_wait_for_a_late_first_answer_and_time_out_without_one,
     a_delayed_first_answer_is_overtaken_by_a_newer_one,
     notes_stay_open_only_where_roots_live_in_the_session,
+    read_only_refuses_every_change_asks_nothing_and_says_so,
 );
 
 async fn happy_path_lists_reads_and_deletes_one_match(transport: Transport) {
@@ -496,4 +497,100 @@ fn the_binary_refuses_bad_arguments() {
             .unwrap();
         assert_eq!(status.code(), Some(2), "{args:?}");
     }
+}
+
+/// The `readOnlyHint` of each changing tool, by name.
+async fn write_hints(client: &Client) -> Vec<(String, Option<bool>)> {
+    let tools = client.list_all_tools().await.unwrap();
+    let mut hints: Vec<_> = tools
+        .into_iter()
+        .filter(|t| notes_server::hints::CHANGING_TOOLS.contains(&t.name.as_ref()))
+        .map(|t| {
+            (
+                t.name.to_string(),
+                t.annotations.and_then(|a| a.read_only_hint),
+            )
+        })
+        .collect();
+    hints.sort();
+    hints
+}
+
+async fn read_only_refuses_every_change_asks_nothing_and_says_so(transport: Transport) {
+    let dir = tree();
+    let writable = transport.launch(&[]).await;
+    let (_, w) = spawn(&writable, dir.path(), &["Notes"], true, true).await;
+    let hints = write_hints(&w.client).await;
+    assert_eq!(hints.len(), 3, "{hints:?}");
+    assert!(
+        hints.iter().all(|(_, hint)| *hint == Some(false)),
+        "{hints:?}"
+    );
+
+    let read_only = transport.launch(&["--read-only"]).await;
+    let (script, s) = spawn(&read_only, dir.path(), &["Notes", "Work"], true, true).await;
+    let c = &s.client;
+    let hints = write_hints(c).await;
+    assert_eq!(hints.len(), 3, "{hints:?}");
+    assert!(
+        hints.iter().all(|(_, hint)| *hint == Some(true)),
+        "{hints:?}"
+    );
+    let before = snapshot(dir.path());
+    let calls = [
+        (
+            "notes_write",
+            json!({ "path": at(dir.path(), "Notes/new.md"), "content": "# New" }),
+        ),
+        (
+            "notes_write",
+            json!({ "path": at(dir.path(), "Work/plan.md"), "content": "# Plan" }),
+        ),
+        ("notes_delete", json!({ "title": "Meeting notes" })),
+        ("notes_delete", json!({ "title": "TPS report" })),
+        ("notes_archive", json!({ "title": "Project plan" })),
+        ("notes_archive", json!({ "title": "TPS report" })),
+    ];
+    for (tool, args) in calls {
+        let result = call(c, tool, args.clone()).await;
+        assert_eq!(
+            reason(&result),
+            Some("read_only"),
+            "{tool} {args}: {result:?}"
+        );
+        assert!(client::text_of(&result).contains("read"), "{result:?}");
+    }
+    assert_eq!(
+        forms(&script),
+        0,
+        "nothing is asked when nothing can change"
+    );
+    assert_eq!(
+        before,
+        snapshot(dir.path()),
+        "a read-only server changed the tree"
+    );
+    let notes = listed(&call(c, "notes_list", json!({})).await);
+    assert_eq!(notes.len(), 5, "{notes:?}");
+    let read = call(c, "notes_read", json!({ "title": "MEETING NOTES" })).await;
+    assert_eq!(client::text_of(&read), "# Meeting notes\nMonday\n");
+    assert!(s.close().await);
+}
+
+/// Every file below `dir` with its content, sorted.
+fn snapshot(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(next) = pending.pop() {
+        for entry in std::fs::read_dir(&next).unwrap() {
+            let path = entry.unwrap().path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            if meta.is_dir() {
+                pending.push(path.clone());
+            }
+            out.push((path.clone(), std::fs::read(&path).unwrap_or_default()));
+        }
+    }
+    out.sort();
+    out
 }

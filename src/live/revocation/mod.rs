@@ -3,7 +3,9 @@
 //! once per departed root, [`departed`]) and on
 //! [`rescan`](crate::Roots::rescan) (each handle located from its
 //! descriptor, [`locate`]), and how a handle is settled: kept, moved to the
-//! root that contains it now, or revoked (descriptor closed, `scope_lost`).
+//! root that contains it now, or revoked (descriptor closed): `scope_lost`
+//! when no root contains it, `read_only` when it was opened for writing and
+//! the root that contains it is read-only.
 
 use std::fs::File;
 use std::sync::Arc;
@@ -16,6 +18,7 @@ use crate::error::Escaped;
 use crate::live::registry::Registry;
 use crate::live::report::{RescanReport, Revoked};
 use crate::live::tracked::{HandleInner, HandleState};
+use crate::options::hardening::Writes;
 use crate::root::RootId;
 use crate::set::RootSet;
 use crate::sys::FdPaths;
@@ -38,7 +41,7 @@ pub(crate) fn check(
     if now != Some(old) {
         registry.unregister(old, handle.id);
     }
-    settle(handle, &mut state, now, registry, report);
+    settle(handle, &mut state, now, set, registry, report);
 }
 
 /// What to do with the handles of a bucket taken from the registry (they
@@ -75,7 +78,7 @@ pub(crate) fn settle_taken(
             Fate::Revoke => None,
             Fate::Locate => locate::locate(file, set, state.root, paths),
         };
-        settle(handle, &mut state, now, registry, report);
+        settle(handle, &mut state, now, set, registry, report);
     }
 }
 
@@ -87,31 +90,47 @@ fn live_file(state: &HandleState) -> Option<&File> {
     state.file.as_ref()
 }
 
-/// Keeps the handle under `now` (registering it there) or, for `None`,
-/// revokes it; the caller has unregistered it where needed.
+/// Keeps the handle under `now`, a root of `set` (registering it there),
+/// or revokes it: for `None` (`scope_lost`), and for a file opened for
+/// writing whose root in `set` is read-only (`read_only`: no descriptor
+/// that writes stays under a read-only root). The caller has unregistered
+/// it where needed.
 fn settle(
     handle: &Arc<HandleInner>,
     state: &mut HandleState,
     now: Option<RootId>,
+    set: &RootSet,
     registry: &Registry,
     report: &mut RescanReport,
 ) {
-    match now {
+    let read_only = |root| {
+        set.root_by_id(root)
+            .is_some_and(|root| root.writes() != Writes::Allow)
+    };
+    let reason = match now {
+        Some(root) if handle.writes && read_only(root) => ErrorKind::ReadOnly,
         Some(root) => {
             state.root = root;
             registry.register(root, handle.id, Arc::downgrade(handle));
             report.kept += 1;
+            return;
         }
-        None => {
-            state.file = None;
-            state.revoked = Some(ErrorKind::ScopeLost);
-            let path = Escaped(&handle.opened_as);
-            tracing::warn!(root = ?state.root, %path, "handle revoked: its file left the roots");
-            report.revoked.push(Revoked {
-                root: state.root,
-                path: String::from(&*handle.opened_as),
-                reason: ErrorKind::ScopeLost,
-            });
-        }
+        None => ErrorKind::ScopeLost,
+    };
+    state.file = None;
+    state.revoked = Some(reason);
+    let path = Escaped(&handle.opened_as);
+    match reason {
+        ErrorKind::ReadOnly => tracing::warn!(
+            root = ?state.root,
+            %path,
+            "handle revoked: it writes and its root is read-only"
+        ),
+        _ => tracing::warn!(root = ?state.root, %path, "handle revoked: its file left the roots"),
     }
+    report.revoked.push(Revoked {
+        root: state.root,
+        path: String::from(&*handle.opened_as),
+        reason,
+    });
 }

@@ -1,0 +1,49 @@
+//! Write access: whether the policy of a root lets an operation change what
+//! lies beneath it. [`Writable`] is the only way to a mutation: every
+//! operation that creates, writes, truncates, removes or renames takes one,
+//! and only [`Selected::writable`] makes one, after [`check_write`]. A new
+//! mutating operation cannot skip the check: it would not compile.
+
+use std::ops::Deref;
+
+use crate::error::{Error, ErrorKind, Operation};
+use crate::options::hardening::Writes;
+use crate::root::{Root, Selected};
+
+/// A selection that may be changed: its root's policy allows writes.
+#[derive(Debug)]
+pub(crate) struct Writable<'a, 's> {
+    sel: &'a Selected<'s>,
+}
+
+impl<'s> Selected<'s> {
+    /// This selection, for a mutation `op`: refused (`read_only`) before
+    /// anything touches the disk when its root is read-only.
+    pub(crate) fn writable(&self, op: Operation) -> Result<Writable<'_, 's>, Error> {
+        check_write(self.root, op, self.input)?;
+        Ok(Writable { sel: self })
+    }
+}
+
+impl<'s> Deref for Writable<'_, 's> {
+    type Target = Selected<'s>;
+
+    fn deref(&self) -> &Selected<'s> {
+        self.sel
+    }
+}
+
+/// The one write check: `Ok` when `root` (the root a resolution lands in,
+/// which judges the mutation) may be changed; `read_only` for `input`
+/// under `op` otherwise.
+///
+/// # Errors
+///
+/// `read_only` when the root's policy refuses writes.
+pub(crate) fn check_write(root: &Root, op: Operation, input: &str) -> Result<(), Error> {
+    match root.hardening.writes {
+        Writes::Allow => Ok(()),
+        Writes::Refuse => Err(Error::new(ErrorKind::ReadOnly, op, input)
+            .with_detail("the server's policy makes this root read-only")),
+    }
+}
