@@ -114,6 +114,14 @@ pub(crate) fn symlink_dir(target: &std::path::Path, link: &std::path::Path) -> s
     return std::os::windows::fs::symlink_dir(target, link);
 }
 
+/// Whether the file watcher's removal events are only ever unlinks: inotify
+/// reports a move out of a watched directory as a rename (`IN_MOVED_FROM`,
+/// which notify delivers as `Modify(Name)`). Other backends report a move
+/// to another directory as a removal (Windows' `ReadDirectoryChangesW`, the
+/// polling watcher).
+#[cfg(feature = "watch")]
+pub(crate) const REMOVALS_ARE_UNLINKS: bool = cfg!(target_os = "linux");
+
 /// Whether a directory symlink made by [`symlink_dir`] can be followed
 /// here: always on Unix; on Windows only with the privilege or developer
 /// mode, and not under Wine 8 (which makes links it cannot follow). The

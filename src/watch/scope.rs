@@ -195,18 +195,13 @@ struct Role {
     holds_handles: bool,
 }
 
-/// Whether a removal event is only ever an unlink. inotify reports a move
-/// out of a watched directory as a rename (`IN_MOVED_FROM`, which notify
-/// delivers as `Modify(Name)`), so there a removal unlinks a name, and
-/// unlinking the name of a tracked file changes no answer: the file stays
-/// with its root (a rescan locates it by its descriptor, at its old place).
-/// Removals of names off every chain in a directory holding handles are
-/// then irrelevant, and a flood of creations and deletions beside tracked
-/// files does not hold their rescans back. Other backends report a move
-/// to another directory as a removal (Windows' `ReadDirectoryChangesW`,
-/// the polling watcher): there every removal in such a directory stays
-/// relevant.
-const REMOVALS_ARE_UNLINKS: bool = cfg!(target_os = "linux");
+/// Whether a removal event is only ever an unlink (see
+/// [`sys::REMOVALS_ARE_UNLINKS`]). An unlinked tracked file stays with its
+/// root (a rescan locates it by its descriptor, at its old place), so
+/// where removals are unlinks, a removal of a name off every chain in a
+/// directory holding handles changes no answer, and a flood of creations
+/// and deletions beside tracked files does not hold their rescans back.
+const REMOVALS_ARE_UNLINKS: bool = sys::REMOVALS_ARE_UNLINKS;
 
 impl Scope {
     /// The scope of `wanted`, for the directories actually `watched`.
