@@ -67,7 +67,7 @@ pub(crate) fn write_atomic(sel: &Selected, data: &[u8]) -> Result<(), Error> {
 pub(crate) fn copy(from: &Selected, to: &Selected) -> Result<u64, Error> {
     let op = Operation::Copy;
     let how = How::default();
-    let mut source = crate::ops::open::open_file(from, &how, op)?;
+    let mut source = crate::ops::open::open_file(from, &how, op)?.file;
     refuse_dir_demand(to, op, ErrorKind::AlreadyExists)?;
     let leaf = Leaf::open(to, op)?;
     let mut copied = 0;

@@ -52,6 +52,7 @@
 //! cannot be passed through, unlike in the kernel's walk), a location open
 //! is a non-blocking read-only open, and mounts are told apart by device.
 
+pub(crate) mod across;
 mod components;
 mod link;
 mod mount;
@@ -73,7 +74,7 @@ pub(crate) fn open_beneath(dir: &impl AsFd, rel: &str, how: &How) -> io::Result<
     if rel.starts_with('/') {
         return Err(Errno::XDEV.into()); // an absolute path leads outside
     }
-    let mut resolution = Resolution::new(dir.as_fd(), rel, how)?;
+    let mut resolution = Resolution::new(dir.as_fd(), rel, *how)?;
     loop {
         match resolution.step()? {
             Step::Continue => {}

@@ -1,0 +1,216 @@
+//! Following a path across the roots of a set: the resolver's steps, driven
+//! from one root's handle to another's when a symlink or a `..` leaves the
+//! root the walk is beneath and lands in another root of the set (or back
+//! in the same one).
+//!
+//! It runs only after a resolution beneath one root was refused because
+//! the path leads outside it (`EXDEV`), and it can only land inside a root:
+//!
+//! - The walk is [`Resolution`]'s, beneath a root's handle: every component
+//!   opened alone with `O_NOFOLLOW`, every symlink read and followed by the
+//!   walk itself, the last component opened with the caller's flags (so a
+//!   write never follows a symlink there).
+//! - On an escape the walk's position is lexical: the root's *physical*
+//!   path (never its path as given) for a `..` above it, `/` for an
+//!   absolute symlink. From there the components are taken as text, and
+//!   nothing is looked up on disk: a name is taken only while the path still
+//!   leads towards a root ([`Lead`]), a `..` only while the path is an
+//!   ancestor of a root's physical path (whose components are real
+//!   directories), and `..` at `/` stays at `/`. The moment the path stands
+//!   in no root and leads to none, the walk is refused (`EXDEV`).
+//! - When the path lands in a root, chosen by the set's own lexical rule
+//!   (the outermost root), the walk goes on beneath *that* root's handle,
+//!   confirmed by its identity (device and inode), with the same remaining
+//!   components and symlink budget, and with the stricter hardening of the
+//!   roots it went through.
+//! - At most 40 symlinks in all, as the kernel; at most
+//!   [`MAX_CROSSINGS`] escapes, then `ELOOP`.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::io;
+use std::os::fd::AsFd;
+
+use rustix::io::Errno;
+
+use super::components::Component;
+use super::state::{Escape, Resolution, Step};
+use crate::sys::landing::{Landed, Lead, RootMap, RootRef};
+use crate::sys::{How, Identity};
+
+/// How many times one walk may leave a root: beyond this the walk is
+/// refused as a loop. Each crossing comes from a symlink (40 at most) or a
+/// `..` of the input or of a symlink's body.
+pub(super) const MAX_CROSSINGS: usize = 128;
+
+/// Opens `rel` beneath `start`, one of `roots`, as `how` says, following
+/// symlinks and `..` across the roots of the set; the result lies beneath
+/// the root [`Landed::root`] names.
+pub(crate) fn open_across<'a>(
+    roots: &'a dyn RootMap,
+    start: RootRef<'a>,
+    rel: &'a str,
+    how: &How,
+) -> io::Result<Landed> {
+    if rel.starts_with('/') {
+        return Err(Errno::XDEV.into());
+    }
+    let mut how = How {
+        hardening: how.hardening.stricter(start.hardening),
+        ..*how
+    };
+    let mut beneath = start;
+    let mut landed = None;
+    let mut crossings = 0;
+    let mut resolution = Resolution::new(start.dir.as_fd(), rel, how)?;
+    loop {
+        let escape = match resolution.step()? {
+            Step::Continue => continue,
+            Step::Opened(fd) => {
+                return Ok(Landed {
+                    file: File::from(fd),
+                    root: landed,
+                    hardening: how.hardening,
+                });
+            }
+            Step::Escaped(escape) => escape,
+        };
+        crossings += 1;
+        if crossings > MAX_CROSSINGS {
+            return Err(Errno::LOOP.into());
+        }
+        let mut rest = resolution.into_rest();
+        let position = match escape {
+            Escape::AboveStart => match beneath.resolved {
+                Some(path) => Position::above(path),
+                None => return Err(Errno::XDEV.into()), // a root without a UTF-8 path
+            },
+            Escape::AbsoluteLink => Position::top(),
+        };
+        let (index, names) = position.land(roots, &mut rest.remaining)?;
+        let root = roots.root(index).ok_or(Errno::XDEV)?;
+        confirm(&root)?;
+        rest.remaining.extend(
+            names
+                .into_iter()
+                .rev()
+                .map(|n| Component::Name(Cow::Owned(n.into_bytes()))),
+        );
+        how.hardening = how.hardening.stricter(root.hardening);
+        resolution = Resolution::resume(root.dir.as_fd(), rest, how)?;
+        beneath = root;
+        landed = Some(index);
+    }
+}
+
+/// The landing root's handle is the directory the root is pinned to.
+fn confirm(root: &RootRef<'_>) -> rustix::io::Result<()> {
+    let stat = rustix::fs::fstat(root.dir)?;
+    #[allow(clippy::unnecessary_cast, clippy::useless_conversion)] // types differ by platform
+    let id = Identity {
+        dev: stat.st_dev as u64,
+        ino: stat.st_ino as u64,
+    };
+    if id != root.id {
+        return Err(Errno::XDEV);
+    }
+    Ok(())
+}
+
+/// Where a walk stands outside every root: a clean absolute path, taken as
+/// text.
+#[derive(Debug)]
+struct Position {
+    path: String,
+    /// The path is an ancestor of a root's physical path (or `/`): its
+    /// lexical parent is its parent on disk.
+    canonical: bool,
+}
+
+impl Position {
+    /// Just above a root whose physical path is `resolved`.
+    fn above(resolved: &str) -> Self {
+        let mut position = Self {
+            path: resolved.to_owned(),
+            canonical: true,
+        };
+        position.up();
+        position
+    }
+
+    /// `/`, where an absolute symlink starts.
+    fn top() -> Self {
+        Self {
+            path: "/".to_owned(),
+            canonical: true,
+        }
+    }
+
+    /// The lexical parent (`/` stays `/`).
+    fn up(&mut self) {
+        let cut = self.path.rfind('/').unwrap_or(0);
+        self.path.truncate(cut.max(1));
+    }
+
+    fn push(&mut self, name: &str) {
+        if !self.path.ends_with('/') {
+            self.path.push('/');
+        }
+        self.path.push_str(name);
+    }
+
+    /// Takes components from `remaining` (the next one last) as text until
+    /// the path lands in a root: that root's index and the names below its
+    /// key. `EXDEV` when the path stands in no root and leads to none, or
+    /// the components end outside every root.
+    fn land(
+        mut self,
+        roots: &dyn RootMap,
+        remaining: &mut Vec<Component<'_>>,
+    ) -> rustix::io::Result<(usize, Vec<String>)> {
+        loop {
+            if let Some((index, rest)) = roots.locate(&self.path) {
+                let names = rest
+                    .split('/')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .collect();
+                return Ok((index, names));
+            }
+            match remaining.pop().ok_or(Errno::XDEV)? {
+                Component::Dot => {}
+                Component::DotDot if self.canonical => self.up(),
+                Component::DotDot => return Err(Errno::XDEV),
+                Component::Name(name) => {
+                    let name = std::str::from_utf8(&name).map_err(|_| Errno::XDEV)?;
+                    self.push(name);
+                    if roots.locate(&self.path).is_none() {
+                        self.canonical = match roots.leads_to(&self.path) {
+                            Lead::Canonical => true,
+                            Lead::Lexical => false,
+                            Lead::Nowhere => return Err(Errno::XDEV),
+                        };
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_goes_up_lexically_and_stops_at_the_top() {
+        let mut p = Position::above("/t/a");
+        assert_eq!(p.path, "/t");
+        p.up();
+        assert_eq!(p.path, "/");
+        p.up();
+        assert_eq!(p.path, "/");
+        p.push("x");
+        assert_eq!(p.path, "/x");
+        assert_eq!(Position::above("/").path, "/");
+    }
+}
