@@ -13,6 +13,7 @@ use super::Identity;
 use crate::options::hardening::Hardening;
 
 /// The roots of a set, as the cross-root walk sees them.
+#[cfg_attr(windows, allow(dead_code))] // Windows does not walk across roots
 pub(crate) trait RootMap {
     /// The root a clean absolute path lies in, under the set's own lexical
     /// choice of root (the outermost), and the rest of the path after that
@@ -27,6 +28,7 @@ pub(crate) trait RootMap {
 
 /// How a path outside every root relates to the roots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(windows, allow(dead_code))] // Windows does not walk across roots
 pub(crate) enum Lead {
     /// It is an ancestor of a root's physical path: every component of it
     /// was a real directory, never a symlink, when the set was built, so a
@@ -42,6 +44,7 @@ pub(crate) enum Lead {
 
 /// One root of the set, as the cross-root walk sees it.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(windows, allow(dead_code))] // Windows does not walk across roots
 pub(crate) struct RootRef<'a> {
     /// The root's directory handle: the walk goes on beneath it.
     pub(crate) dir: &'a Dir,
@@ -56,6 +59,7 @@ pub(crate) struct RootRef<'a> {
 
 /// What a walk across roots opened, and where.
 #[derive(Debug)]
+#[cfg_attr(windows, allow(dead_code))] // Windows does not walk across roots
 pub(crate) struct Landed {
     /// The object opened.
     pub(crate) file: File,

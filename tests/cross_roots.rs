@@ -1,0 +1,591 @@
+//! Following links and `..` across roots: rows of a table over one fixture
+//! tree, each run through the three kinds of set the library hands out (a
+//! `RootSet` built directly, the set a `Roots::replace` installs, and a
+//! request-scoped set of `Roots::for_request`), on whichever resolution
+//! path the process has (CI runs the file again without `openat2`).
+//!
+//! An allow touches exactly the expected object; a refusal has the expected
+//! reason and changes nothing.
+
+#![cfg(unix)]
+
+mod common;
+
+use std::io::{Read, Write};
+use std::os::unix::fs::MetadataExt;
+
+use common::{MARKER, Touched};
+use mcp_roots::{Error, ErrorKind, RootSet, RootSetBuilder, Roots, Snapshot, Symlinks};
+use testkit::{Fixture, Op, SetupOp};
+
+/// What a row expects.
+#[derive(Clone, Copy, Debug)]
+enum Want {
+    /// An allow that touches this path (relative to the resolved `{T}`).
+    Touch(&'static str),
+    /// A refusal with this reason.
+    Refuse(ErrorKind),
+}
+
+use Want::{Refuse, Touch};
+
+/// One row: its name, its links (`"path -> body"`, `{T}` substituted),
+/// its roots (relative to `{T}`), the input (`{T}` substituted), the
+/// operation and what it expects.
+struct Row {
+    id: &'static str,
+    links: &'static [&'static str],
+    roots: &'static [&'static str],
+    input: &'static str,
+    op: Op,
+    want: Want,
+}
+
+const fn row(
+    id: &'static str,
+    links: &'static [&'static str],
+    roots: &'static [&'static str],
+    input: &'static str,
+    op: Op,
+    want: Want,
+) -> Row {
+    Row {
+        id,
+        links,
+        roots,
+        input,
+        op,
+        want,
+    }
+}
+
+const AB: &[&str] = &["a", "b"];
+const A: &[&str] = &["a"];
+const UP40: &str = "{T}/a/../../../../../../../../../../../../../../../../../../../../\
+../../../../../../../../../../../../../../../../../../../..";
+
+/// The rows that become allows by following links across roots.
+const ALLOWS: &[Row] = &[
+    row(
+        "abs-link-to-file-inside",
+        &["a/abs -> {T}/a/sub/y.txt"],
+        A,
+        "{T}/a/abs",
+        Op::Read,
+        Touch("a/sub/y.txt"),
+    ),
+    row(
+        "abs-link-to-dir-on-the-way",
+        &["a/d -> {T}/a/sub"],
+        A,
+        "{T}/a/d/y.txt",
+        Op::Read,
+        Touch("a/sub/y.txt"),
+    ),
+    row(
+        "abs-link-to-dir-listed",
+        &["a/d -> {T}/a/sub"],
+        A,
+        "{T}/a/d",
+        Op::List,
+        Touch("a/sub"),
+    ),
+    row(
+        "abs-link-to-dir-trailing-slash",
+        &["a/d -> {T}/a/sub/"],
+        A,
+        "{T}/a/d/",
+        Op::List,
+        Touch("a/sub"),
+    ),
+    row(
+        "abs-link-with-dotdot-in-body",
+        &["a/w -> {T}/a/../b/z.txt"],
+        AB,
+        "{T}/a/w",
+        Op::Read,
+        Touch("b/z.txt"),
+    ),
+    row(
+        "abs-link-from-slash-dotdot",
+        &["a/w -> /../../{T}/b/z.txt"],
+        AB,
+        "{T}/a/w",
+        Op::Read,
+        Touch("b/z.txt"),
+    ),
+    row(
+        "link-into-other-root-abs",
+        &["a/tob -> {T}/b"],
+        AB,
+        "{T}/a/tob/z.txt",
+        Op::Read,
+        Touch("b/z.txt"),
+    ),
+    row(
+        "link-into-other-root-rel",
+        &["a/rb -> ../b/z.txt"],
+        AB,
+        "{T}/a/rb",
+        Op::Read,
+        Touch("b/z.txt"),
+    ),
+    row(
+        "link-to-other-root-listed",
+        &["a/tob -> {T}/b"],
+        AB,
+        "{T}/a/tob",
+        Op::List,
+        Touch("b"),
+    ),
+    row(
+        "link-leaves-and-reenters",
+        &["a/rt -> ../a/x.txt"],
+        A,
+        "{T}/a/rt",
+        Op::Read,
+        Touch("a/x.txt"),
+    ),
+    row(
+        "chain-across-two-roots",
+        &["a/l1 -> {T}/b/l2", "b/l2 -> ../a/sub/y.txt"],
+        AB,
+        "{T}/a/l1",
+        Op::Read,
+        Touch("a/sub/y.txt"),
+    ),
+    row(
+        "chain-of-dirs-across-roots",
+        &["a/l1 -> ../b/d2", "b/d2 -> {T}/a/sub"],
+        AB,
+        "{T}/a/l1/y.txt",
+        Op::Read,
+        Touch("a/sub/y.txt"),
+    ),
+    row(
+        "raw-dotdot-reenters-own-root",
+        &[],
+        A,
+        "{T}/a/../a/x.txt",
+        Op::Read,
+        Touch("a/x.txt"),
+    ),
+    row(
+        "raw-dotdot-enters-other-root",
+        &[],
+        AB,
+        "{T}/a/sub/../../b/z.txt",
+        Op::Read,
+        Touch("b/z.txt"),
+    ),
+    row(
+        "raw-dotdot-clamped-at-slash",
+        &[],
+        AB,
+        "{UP40}{T}/b/z.txt",
+        Op::Read,
+        Touch("b/z.txt"),
+    ),
+    row(
+        "raw-dotdot-lists-other-root",
+        &[],
+        AB,
+        "{T}/a/../b",
+        Op::List,
+        Touch("b"),
+    ),
+    row(
+        "root-via-symlink-dotdot-back-in",
+        &[],
+        &["rl"],
+        "{T}/rl/../real/x.txt",
+        Op::Read,
+        Touch("deep/real/x.txt"),
+    ),
+    row(
+        "root-via-symlink-dotdot-to-sibling",
+        &[],
+        &["rl", "deep/other"],
+        "{T}/rl/../other/w.txt",
+        Op::Read,
+        Touch("deep/other/w.txt"),
+    ),
+    row(
+        "abs-link-through-given-root-path",
+        &["deep/real/me -> {T}/rl/x.txt"],
+        &["rl"],
+        "{T}/rl/me",
+        Op::Read,
+        Touch("deep/real/x.txt"),
+    ),
+    row(
+        "create-through-dir-link-other-root",
+        &["a/tob -> {T}/b"],
+        AB,
+        "{T}/a/tob/new.txt",
+        Op::WriteNew,
+        Touch("b/new.txt"),
+    ),
+    row(
+        "create-after-raw-dotdot",
+        &[],
+        AB,
+        "{T}/a/../b/new.txt",
+        Op::WriteNew,
+        Touch("b/new.txt"),
+    ),
+];
+
+/// The rows that stay refused, with their reasons.
+const REFUSALS: &[Row] = &[
+    row(
+        "abs-link-outside",
+        &["a/o -> {T}/outside/secret.txt"],
+        AB,
+        "{T}/a/o",
+        Op::Read,
+        Refuse(ErrorKind::OutsideRoots),
+    ),
+    row(
+        "raw-dotdot-outside",
+        &[],
+        AB,
+        "{T}/a/../outside/secret.txt",
+        Op::Read,
+        Refuse(ErrorKind::OutsideRoots),
+    ),
+    row(
+        "raw-dotdot-clamped-outside",
+        &[],
+        AB,
+        "{UP40}{T}/outside/secret.txt",
+        Op::Read,
+        Refuse(ErrorKind::OutsideRoots),
+    ),
+    row(
+        "link-to-an-ancestor-then-out",
+        &["a/p -> {T}"],
+        AB,
+        "{T}/a/p/outside/secret.txt",
+        Op::Read,
+        Refuse(ErrorKind::OutsideRoots),
+    ),
+    row(
+        "link-to-an-ancestor-listed",
+        &["a/p -> {T}"],
+        AB,
+        "{T}/a/p",
+        Op::List,
+        Refuse(ErrorKind::OutsideRoots),
+    ),
+    row(
+        "chain-through-a-link-outside",
+        &["a/l1 -> ../outside/l2", "outside/l2 -> {T}/b/z.txt"],
+        AB,
+        "{T}/a/l1",
+        Op::Read,
+        Refuse(ErrorKind::OutsideRoots),
+    ),
+    row(
+        "inner-root-dotdot-into-its-parent",
+        &["a/sub/up -> ../x.txt"],
+        &["a/sub"],
+        "{T}/a/sub/up",
+        Op::Read,
+        Refuse(ErrorKind::OutsideRoots),
+    ),
+    row(
+        "decoy-beside-a-root-via-symlink",
+        &[],
+        &["rl"],
+        "{T}/rl/../../real/x.txt",
+        Op::Read,
+        Refuse(ErrorKind::OutsideRoots),
+    ),
+    row(
+        "magic-link-proc-root",
+        &["a/m -> /proc/self/root{T}/b/z.txt"],
+        AB,
+        "{T}/a/m",
+        Op::Read,
+        Refuse(ErrorKind::OutsideRoots),
+    ),
+    row(
+        "magic-link-proc-cwd",
+        &["a/m -> /proc/self/cwd"],
+        AB,
+        "{T}/a/m/x",
+        Op::Read,
+        Refuse(ErrorKind::OutsideRoots),
+    ),
+    row(
+        "dangling-cross-root-create",
+        &["a/dl -> {T}/b/new.txt"],
+        AB,
+        "{T}/a/dl",
+        Op::WriteNew,
+        Refuse(ErrorKind::AlreadyExists),
+    ),
+    row(
+        "dangling-cross-root-read",
+        &["a/dl -> {T}/b/missing.txt"],
+        AB,
+        "{T}/a/dl",
+        Op::Read,
+        Refuse(ErrorKind::NotFound),
+    ),
+    row(
+        "file-on-the-way-in-other-root",
+        &["a/f -> {T}/b/z.txt"],
+        AB,
+        "{T}/a/f/x",
+        Op::Read,
+        Refuse(ErrorKind::NotADirectory),
+    ),
+    row(
+        "loop-across-roots",
+        &["a/l -> {T}/b/l", "b/l -> {T}/a/l"],
+        AB,
+        "{T}/a/l",
+        Op::Read,
+        Refuse(ErrorKind::SymlinkLoop),
+    ),
+    row(
+        "create-missing-parent-other-root",
+        &["a/tob -> {T}/b"],
+        AB,
+        "{T}/a/tob/none/new.txt",
+        Op::WriteNew,
+        Refuse(ErrorKind::NotFound),
+    ),
+];
+
+/// The tree every row starts from.
+fn base() -> Vec<SetupOp> {
+    let file = |path: &str| SetupOp::File {
+        path: path.into(),
+        content: None,
+    };
+    let mut ops: Vec<SetupOp> = [
+        "a/x.txt",
+        "a/sub/y.txt",
+        "b/z.txt",
+        "outside/secret.txt",
+        "deep/real/x.txt",
+        "deep/other/w.txt",
+        "real/x.txt",
+    ]
+    .into_iter()
+    .map(file)
+    .collect();
+    ops.push(SetupOp::Symlink {
+        path: "rl".into(),
+        target: "deep/real".into(),
+    });
+    ops
+}
+
+fn fixture(row: &Row) -> Fixture {
+    let mut ops = base();
+    for link in row.links {
+        let (path, target) = link.split_once(" -> ").expect("a link row");
+        ops.push(SetupOp::Symlink {
+            path: path.into(),
+            target: target.into(),
+        });
+    }
+    Fixture::with_setup(&ops).expect("fixture")
+}
+
+fn input(fx: &Fixture, row: &Row) -> String {
+    fx.subst(&row.input.replace("{UP40}", UP40))
+}
+
+fn uris(fx: &Fixture, row: &Row) -> Vec<String> {
+    row.roots
+        .iter()
+        .map(|r| format!("file://{}/{r}", fx.t_str()))
+        .collect()
+}
+
+/// One operation through a snapshot (tracked files).
+fn run_snapshot(snapshot: &Snapshot<'_>, op: Op, input: &str) -> Result<Touched, Error> {
+    match op {
+        Op::Read => {
+            let mut file = snapshot.open(input)?;
+            let meta = file.metadata()?;
+            let mut content = Vec::new();
+            file.read_to_end(&mut content).expect("read an opened file");
+            Ok(Touched::Read {
+                content,
+                dev: meta.dev(),
+                ino: meta.ino(),
+            })
+        }
+        Op::WriteNew => {
+            let mut file = snapshot.create_new(input)?;
+            file.write_all(MARKER).expect("write a created file");
+            Ok(Touched::Created)
+        }
+        Op::List => {
+            let mut names = snapshot
+                .read_dir(input)?
+                .map(|e| e.map(|e| e.name().to_owned()))
+                .collect::<Result<Vec<_>, _>>()?;
+            names.sort();
+            Ok(Touched::Listed(names))
+        }
+    }
+}
+
+/// The kinds of set a row runs through.
+const KINDS: [&str; 3] = ["RootSet", "Roots::replace", "Roots::for_request"];
+
+/// Runs `row` through the set kind `kind` on a fresh fixture; returns a
+/// failure description, if any.
+fn check(row: &Row, kind: &str) -> Option<String> {
+    let fx = fixture(row);
+    let uris = uris(&fx, row);
+    let input = input(&fx, row);
+    let before = fx.snapshot();
+    let outcome = match kind {
+        "RootSet" => common::run(&RootSet::from_uris(uris), row.op, &input),
+        "Roots::replace" => {
+            let roots = Roots::builder().build();
+            roots.replace_uris(uris);
+            run_snapshot(&roots.load(), row.op, &input)
+        }
+        _ => {
+            let session = Roots::builder().build();
+            let list = uris
+                .into_iter()
+                .fold(RootSetBuilder::new(), |b, uri| b.root(uri));
+            let request = session.for_request(Some(list));
+            run_snapshot(&request.load(), row.op, &input)
+        }
+    };
+    let id = row.id;
+    match (row.want, outcome) {
+        (Touch(rel), Ok(touched)) => common::check_target(&touched, &fx.resolved(rel))
+            .err()
+            .map(|why| format!("{id} [{kind}]: allowed, but {why}")),
+        (Touch(_), Err(err)) => Some(format!("{id} [{kind}]: refused: {err} [{}]", err.reason())),
+        (Refuse(reason), Ok(touched)) => Some(format!(
+            "{id} [{kind}]: ALLOWED {touched:?}, want {reason:?}"
+        )),
+        (Refuse(reason), Err(err)) => {
+            let changes = before.diff(&fx.snapshot());
+            if !changes.is_empty() {
+                Some(format!("{id} [{kind}]: refused but changed {changes:?}"))
+            } else if err.kind() != reason {
+                Some(format!(
+                    "{id} [{kind}]: refused as {:?}, want {reason:?}",
+                    err.kind()
+                ))
+            } else {
+                None
+            }
+        }
+    }
+}
+
+fn run_rows(rows: &[Row]) {
+    let failures: Vec<String> = rows
+        .iter()
+        .flat_map(|row| KINDS.iter().filter_map(move |kind| check(row, kind)))
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        rows.len() * KINDS.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn links_and_dotdot_across_roots_are_followed() {
+    run_rows(ALLOWS);
+}
+
+#[test]
+fn what_leads_outside_every_root_stays_refused() {
+    run_rows(REFUSALS);
+}
+
+#[test]
+fn refused_symlinks_stay_refused_across_roots() {
+    for (link, input) in [
+        ("a/tob -> {T}/b", "{T}/a/tob/z.txt"),
+        ("a/rb -> ../b/z.txt", "{T}/a/rb"),
+    ] {
+        let row = row(
+            "refuse",
+            &[],
+            AB,
+            input,
+            Op::Read,
+            Refuse(ErrorKind::SymlinkLoop),
+        );
+        let mut ops = base();
+        let (path, target) = link.split_once(" -> ").unwrap();
+        ops.push(SetupOp::Symlink {
+            path: path.into(),
+            target: target.into(),
+        });
+        let fx = Fixture::with_setup(&ops).unwrap();
+        let set = uris(&fx, &row)
+            .into_iter()
+            .fold(RootSetBuilder::new(), |b, uri| b.root(uri))
+            .symlinks(Symlinks::Refuse)
+            .build();
+        let err = set.open(&fx.subst(input)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::SymlinkLoop, "{input}");
+        // A raw `..` is no symlink: it still crosses.
+        set.open(&fx.subst("{T}/a/../b/z.txt")).unwrap();
+    }
+}
+
+#[test]
+fn a_file_opened_across_roots_is_tracked_under_the_root_it_lies_in() {
+    let fx = fixture(&row("t", &["a/tob -> {T}/b"], AB, "", Op::Read, Touch("")));
+    let roots = Roots::builder().build();
+    let a = format!("file://{}/a", fx.t_str());
+    let b = format!("file://{}/b", fx.t_str());
+    roots.replace_uris([a.clone(), b.clone()]);
+    let file = roots.load().open(&fx.subst("{T}/a/tob/z.txt")).unwrap();
+    let b_id = roots.load().set().root(1).unwrap().id();
+    assert_eq!(file.root(), b_id, "registered under b, where it lies");
+    assert_eq!(file.path().unwrap().rel(), "z.txt");
+    // b leaving the roots revokes it; a leaving would not have.
+    let report = roots.replace_uris([a]);
+    assert_eq!(report.revoked().len(), 1);
+    assert_eq!(file.revoked(), Some(ErrorKind::ScopeLost));
+
+    let file = {
+        roots.replace_uris([format!("file://{}/a", fx.t_str()), b.clone()]);
+        roots.load().open(&fx.subst("{T}/a/tob/z.txt")).unwrap()
+    };
+    let report = roots.replace_uris([b]);
+    assert!(report.revoked().is_empty(), "a left, b stays: kept");
+    assert_eq!(file.revoked(), None);
+}
+
+#[test]
+fn resolve_reports_the_root_a_walk_landed_in() {
+    let fx = fixture(&row("r", &["a/tob -> {T}/b"], AB, "", Op::Read, Touch("")));
+    let set = RootSet::from_uris(uris(&fx, &row("r", &[], AB, "", Op::Read, Touch(""))));
+    let b = set.root(1).unwrap().id();
+    for input in [
+        "{T}/a/tob/z.txt",
+        "{T}/a/../b/z.txt",
+        "{T}/a/tob/missing.txt",
+    ] {
+        let scoped = set.resolve(&fx.subst(input)).unwrap();
+        assert_eq!(scoped.root(), b, "{input}");
+        assert!(
+            scoped.rel() == "z.txt" || scoped.rel() == "missing.txt",
+            "{input}"
+        );
+    }
+}
