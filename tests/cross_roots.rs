@@ -589,3 +589,40 @@ fn resolve_reports_the_root_a_walk_landed_in() {
         );
     }
 }
+
+#[test]
+fn changes_act_in_the_root_their_parent_lands_in() {
+    let fx = fixture(&row("m", &["a/tob -> {T}/b"], AB, "", Op::Read, Touch("")));
+    let set = RootSet::from_uris(uris(&fx, &row("m", &[], AB, "", Op::Read, Touch(""))));
+    let at = |input: &str| fx.subst(input);
+    set.create_dir(&at("{T}/a/tob/nd")).unwrap();
+    assert!(fx.path("b/nd").is_dir());
+    set.write_atomic(&at("{T}/a/tob/z.txt"), b"new").unwrap();
+    assert_eq!(std::fs::read(fx.path("b/z.txt")).unwrap(), b"new");
+    assert!(
+        std::fs::symlink_metadata(fx.path("a/tob"))
+            .unwrap()
+            .is_symlink()
+    );
+    set.rename(&at("{T}/a/../b/z.txt"), &at("{T}/a/tob/moved.txt"))
+        .unwrap();
+    assert!(fx.path("b/moved.txt").is_file() && !fx.path("b/z.txt").exists());
+    let options = mcp_roots::OpenOptions::new().write(true).truncate(true);
+    set.open_with(&at("{T}/a/tob/moved.txt"), options).unwrap();
+    assert_eq!(std::fs::metadata(fx.path("b/moved.txt")).unwrap().len(), 0);
+    set.remove_file(&at("{T}/a/tob/moved.txt")).unwrap();
+    assert!(!fx.path("b/moved.txt").exists());
+    // A root is never removed, whichever way it is reached.
+    for input in ["{T}/a/../b", "{T}/a/tob/nd/.."] {
+        let err = set.remove_dir(&at(input)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::OutsideRoots, "{input}");
+    }
+    // `tob/` is the link in `a` with a trailing `/`: the kernel refuses to
+    // remove a symlink as a directory.
+    let err = set.remove_dir(&at("{T}/a/tob/")).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NotADirectory);
+    assert!(fx.path("b").is_dir());
+    // The link itself is a name in `a`: removing it leaves `b` alone.
+    set.remove_file(&at("{T}/a/tob")).unwrap();
+    assert!(!fx.path("a/tob").exists() && fx.path("b/nd").is_dir());
+}

@@ -17,8 +17,9 @@
 use cap_std::fs::Dir;
 
 use crate::error::{Error, ErrorKind, Operation};
-use crate::ops::open::{open_raw, refuse_dir_demand};
+use crate::ops::open::{open_landed, open_raw, refuse_dir_demand};
 use crate::options::Overwrite;
+use crate::options::hardening::Hardening;
 use crate::root::Selected;
 use crate::sys;
 use crate::sys::{How, Identity, Kind, Stat};
@@ -32,6 +33,10 @@ pub(crate) struct Leaf<'s> {
     /// The name as the kernel gets it: with the trailing slashes the input
     /// had, which demand a directory.
     pub(crate) given: &'s str,
+    /// The hardening the parent was opened under: the stricter of every
+    /// root its resolution went through (it may have landed in another
+    /// root of the set than the one selected), which judges the change.
+    pub(crate) hardening: Hardening,
 }
 
 impl<'s> Leaf<'s> {
@@ -58,11 +63,12 @@ impl<'s> Leaf<'s> {
                     .with_detail("the last component must be a name, not '.' or '..'")
             });
         }
-        let dir = open_raw(sel, parent, location, op)?;
+        let opened = open_landed(sel, parent, location, op)?;
         Ok(Self {
-            parent: Dir::from_std_file(dir),
+            parent: Dir::from_std_file(opened.file),
             name,
             given: &rel[trimmed.len() - name.len()..],
+            hardening: opened.hardening,
         })
     }
 
