@@ -36,7 +36,7 @@ impl RootMap for RootSet {
 
 /// Whether the clean path `path` is a proper ancestor of the clean path
 /// `key`, component by component, names compared as `folding` says.
-#[cfg_attr(windows, allow(dead_code))] // Windows does not walk across roots
+#[allow(dead_code)] // unused where the platform does not walk across roots (Windows)
 fn is_ancestor(path: &str, key: &str, folding: Folding) -> bool {
     let mut below = components(key);
     for name in components(path) {

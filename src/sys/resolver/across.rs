@@ -200,17 +200,122 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sys::RootRef;
+
+    /// Roots by their physical and given paths, byte for byte; no handles
+    /// (the lexical part of the walk never needs one).
+    struct Map {
+        /// (physical, given) per root.
+        roots: Vec<(&'static str, &'static str)>,
+    }
+
+    fn under<'p>(key: &str, path: &'p str) -> Option<&'p str> {
+        if key == "/" {
+            return Some(path);
+        }
+        let rest = path.strip_prefix(key)?;
+        (rest.is_empty() || rest.starts_with('/')).then_some(rest)
+    }
+
+    impl RootMap for Map {
+        fn locate<'p>(&self, path: &'p str) -> Option<(usize, &'p str)> {
+            // The outermost key wins: the longest rest.
+            (0..self.roots.len())
+                .flat_map(|i| {
+                    let (physical, given) = self.roots[i];
+                    [under(physical, path), under(given, path)]
+                        .into_iter()
+                        .flatten()
+                        .map(move |rest| (i, rest))
+                })
+                .max_by_key(|(i, rest)| (rest.len(), usize::MAX - i))
+        }
+
+        fn leads_to(&self, path: &str) -> Lead {
+            let above = |key: &str| under(path, key).is_some_and(|rest| !rest.is_empty());
+            if self.roots.iter().any(|(physical, _)| above(physical)) {
+                Lead::Canonical
+            } else if self.roots.iter().any(|(_, given)| above(given)) {
+                Lead::Lexical
+            } else {
+                Lead::Nowhere
+            }
+        }
+
+        fn root(&self, _index: usize) -> Option<RootRef<'_>> {
+            None
+        }
+    }
+
+    /// Lands `body`'s components from `position`: the root and the names
+    /// below it, or the errno.
+    fn land(map: &Map, position: Position, body: &str) -> Result<(usize, Vec<String>), Errno> {
+        let mut remaining = Vec::new();
+        super::super::components::push(&mut remaining, Cow::Owned(body.as_bytes().to_vec()));
+        position.land(map, &mut remaining)
+    }
+
+    fn map() -> Map {
+        Map {
+            roots: vec![
+                ("/t/a", "/t/a"),
+                ("/t/b", "/t/b"),
+                ("/deep/real", "/l/m"),
+                ("/t/a/inner", "/t/a/inner"),
+            ],
+        }
+    }
 
     #[test]
-    fn a_position_goes_up_lexically_and_stops_at_the_top() {
-        let mut p = Position::above("/t/a");
-        assert_eq!(p.path, "/t");
-        p.up();
-        assert_eq!(p.path, "/");
-        p.up();
-        assert_eq!(p.path, "/");
-        p.push("x");
-        assert_eq!(p.path, "/x");
-        assert_eq!(Position::above("/").path, "/");
+    fn lands_in_the_outermost_root_a_path_names() {
+        let m = map();
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(land(&m, Position::top(), "/t/b/x"), Ok((1, vec![])));
+        assert_eq!(land(&m, Position::top(), "/t/a/inner/x"), Ok((0, vec![])));
+        assert_eq!(land(&m, Position::above("/t/a"), "b/x"), Ok((1, vec![])));
+        assert_eq!(land(&m, Position::above("/t/a"), "../t/a"), Ok((0, vec![])));
+        assert_eq!(
+            land(&m, Position::above("/t/a/inner"), "x"),
+            Ok((0, names(&[])))
+        );
+        assert_eq!(land(&m, Position::top(), "/t/./a//inner"), Ok((0, vec![])));
+        assert_eq!(
+            land(&m, Position::above("/deep/real"), "../deep/real/x"),
+            Ok((2, vec![]))
+        );
+        // Through the path a root was given as.
+        assert_eq!(land(&m, Position::top(), "/l/m/x"), Ok((2, vec![])));
+        // `..` at `/` stays at `/`.
+        assert_eq!(land(&m, Position::top(), "/../../t/b"), Ok((1, vec![])));
+    }
+
+    #[test]
+    fn a_nested_root_lands_in_its_outer_root_with_the_names_between() {
+        let m = Map {
+            roots: vec![("/t/a", "/t/a"), ("/t/a/s/inner", "/t/a/s/inner")],
+        };
+        let landed = land(&m, Position::above("/t/a/s/inner"), "x");
+        assert_eq!(landed, Ok((0, vec!["s".to_string()])));
+    }
+
+    #[test]
+    fn refuses_what_stands_outside_every_root() {
+        let m = map();
+        for (position, body) in [
+            (Position::top(), "/etc/passwd"),
+            (Position::top(), "/t/c"),
+            (Position::top(), "/t"),
+            (Position::top(), "/"),
+            (Position::above("/t/a"), ""),
+            (Position::above("/t/a"), "."),
+            (Position::above("/t/a"), "outside/x"),
+            (Position::above("/t/b"), "../etc"),
+            // `..` from a path known only as given cannot be told lexically.
+            (Position::top(), "/l/../t/a"),
+            (Position::top(), "/l/.."),
+            (Position::top(), "/l/n"),
+        ] {
+            assert_eq!(land(&m, position, body), Err(Errno::XDEV), "{body:?}");
+        }
     }
 }
