@@ -1,7 +1,8 @@
 //! The reading operations beneath one root's directory handle. The root is
 //! already chosen ([`Selected`]); everything here is relative to its
-//! directory, so the kernel (or the library's own resolver) guarantees the result
-//! lies beneath it.
+//! directory, so the kernel (or the library's own resolver) guarantees the
+//! result lies beneath it, or, for a path that a symlink or a `..` leads
+//! into another root of the set, beneath that root ([`open_landed`]).
 
 use std::fs::{File, Metadata};
 
