@@ -284,20 +284,22 @@ impl Run<'_> {
             (Verdict::Deny { why }, Ok(_)) => Err(format!(
                 "ESCAPE: {op} {input:?} allowed; the model denies: {why}"
             )),
-            (Verdict::Allow { strict: false, .. }, Err(err))
-                if let Some(across) = self.across() =>
-            {
-                Err(format!(
+            (Verdict::Allow { strict: false, .. }, Err(err)) => match self.across() {
+                // Beyond one root, what the walk across roots reaches must
+                // be allowed.
+                Some(across) => Err(format!(
                     "{op} {input:?} refused ({}: {err}), but following links across roots reaches {across:?}",
                     err.reason()
-                ))
-            }
-            (Verdict::Deny { .. }, Err(_)) | (Verdict::Allow { strict: false, .. }, Err(_)) => {
-                Ok(Outcome {
+                )),
+                None => Ok(Outcome {
                     judged: true,
                     ..Outcome::default()
-                })
-            }
+                }),
+            },
+            (Verdict::Deny { .. }, Err(_)) => Ok(Outcome {
+                judged: true,
+                ..Outcome::default()
+            }),
             (
                 Verdict::Allow {
                     target,
