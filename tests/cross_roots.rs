@@ -227,6 +227,14 @@ const ALLOWS: &[Row] = &[
         Touch("b/new.txt"),
     ),
     row(
+        "link-into-nested-roots-lands-in-the-outer",
+        &["b/ts -> {T}/a/sub/y.txt"],
+        &["a/sub", "b", "a"],
+        "{T}/b/ts",
+        Op::Read,
+        Touch("a/sub/y.txt"),
+    ),
+    row(
         "create-after-raw-dotdot",
         &[],
         AB,
@@ -569,6 +577,15 @@ fn a_file_opened_across_roots_is_tracked_under_the_root_it_lies_in() {
     let report = roots.replace_uris([b]);
     assert!(report.revoked().is_empty(), "a left, b stays: kept");
     assert_eq!(file.revoked(), None);
+
+    // Nested roots: the outermost one the link lands in.
+    let nested = ["a/sub", "a", "b"].map(|r| format!("file://{}/{r}", fx.t_str()));
+    roots.replace_uris(nested);
+    std::os::unix::fs::symlink(fx.path("a/sub/y.txt"), fx.path("b/ts")).unwrap();
+    let file = roots.load().open(&fx.subst("{T}/b/ts")).unwrap();
+    let a_id = roots.load().set().root(1).unwrap().id();
+    assert_eq!(file.root(), a_id);
+    assert_eq!(file.path().unwrap().rel(), "sub/y.txt");
 }
 
 #[test]
