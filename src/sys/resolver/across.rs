@@ -24,7 +24,21 @@
 //!   components and symlink budget, and with the stricter hardening of the
 //!   roots it went through.
 //! - At most 40 symlinks in all, as the kernel; at most
-//!   [`MAX_CROSSINGS`] escapes, then `ELOOP`.
+//!   [`MAX_CROSSINGS`] escapes, then `ELOOP`. The depth is bounded with
+//!   them: the input and each symlink body are shorter than `PATH_MAX`, and
+//!   a landing adds at most the names of one root's path; the handles of
+//!   one root's walk are closed when the walk leaves it.
+//!
+//! # Why by default
+//!
+//! It costs nothing until the kernel has refused: the open that stays
+//! beneath its root is the single `openat2` it was (measured within the
+//! noise of this machine, 3.0–5.2 µs before and after for a file ten
+//! directories deep). A path that crosses pays for its walk, one `openat`
+//! per component plus a `readlinkat` per symlink (25–32 µs for the same
+//! file reached through a `..` or an absolute symlink from another root),
+//! and turns what would be a refusal of a target inside the roots into an
+//! allow; an escape stays refused either way.
 
 use std::borrow::Cow;
 use std::fs::File;
