@@ -643,3 +643,25 @@ fn changes_act_in_the_root_their_parent_lands_in() {
     set.remove_file(&at("{T}/a/tob")).unwrap();
     assert!(!fx.path("a/tob").exists() && fx.path("b/nd").is_dir());
 }
+
+#[test]
+fn refusing_mount_points_still_crosses_between_roots_on_one_mount() {
+    let fx = fixture(&row("mp", &["a/tob -> {T}/b"], AB, "", Op::Read, Touch("")));
+    let set = uris(&fx, &row("mp", &[], AB, "", Op::Read, Touch("")))
+        .into_iter()
+        .fold(RootSetBuilder::new(), |b, uri| b.root(uri))
+        .mount_points(mcp_roots::MountPoints::Refuse)
+        .build();
+    for input in ["{T}/a/tob/z.txt", "{T}/a/../b/z.txt"] {
+        let mut text = String::new();
+        set.open(&fx.subst(input))
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        assert_eq!(text, "b/z.txt", "{input}");
+    }
+    let err = set
+        .open(&fx.subst("{T}/a/../outside/secret.txt"))
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::OutsideRoots);
+}
