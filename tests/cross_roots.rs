@@ -665,3 +665,18 @@ fn refusing_mount_points_still_crosses_between_roots_on_one_mount() {
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::OutsideRoots);
 }
+
+#[test]
+fn dotdot_at_the_top_stays_there_however_often() {
+    let fx = fixture(&row("top", &[], A, "", Op::Read, Touch("")));
+    // The file system's root as a root: every `..` above it is a crossing
+    // back into it, as many as an input can hold.
+    let set = RootSet::from_uris(["file:///"]);
+    let input = format!("{}{}", "/..".repeat(1300), fx.path("a/x.txt").display());
+    let mut text = String::new();
+    set.open(input.as_str())
+        .unwrap()
+        .read_to_string(&mut text)
+        .unwrap();
+    assert_eq!(text, "a/x.txt");
+}

@@ -54,8 +54,10 @@ use crate::sys::{How, Identity};
 
 /// How many times one walk may leave a root: beyond this the walk is
 /// refused as a loop. Each crossing comes from a symlink (40 at most) or a
-/// `..` of the input or of a symlink's body.
-pub(super) const MAX_CROSSINGS: usize = 128;
+/// `..` of the input or of a symlink's body; an input (shorter than
+/// `PATH_MAX`) has fewer `..` than this, so only symlink bodies can reach
+/// it.
+pub(super) const MAX_CROSSINGS: usize = 4096;
 
 /// Opens `rel` beneath `start`, one of `roots`, as `how` says, following
 /// symlinks and `..` across the roots of the set; the result lies beneath
