@@ -71,5 +71,39 @@ fn bench_open(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_open);
+/// Opens that leave their root and land in another root of the set (or
+/// back in their own), beside the same file opened directly: the cost of
+/// the walk across roots, which runs only after the kernel refused.
+fn bench_across(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().unwrap();
+    let top = fs::canonicalize(tmp.path()).unwrap();
+    let (root, file) = deep_tree(&top, "a");
+    let other = top.join("b");
+    fs::create_dir(&other).unwrap();
+    // b/abs -> the target's directory in a (an absolute link).
+    std::os::unix::fs::symlink(file.parent().unwrap(), other.join("abs")).unwrap();
+    let set = RootSet::from_uris([uri_of(&root), uri_of(&other)]);
+    assert_eq!(set.len(), 2, "{:?}", set.rejected());
+    let direct = file.to_str().unwrap().to_owned();
+    let via_link = format!("{}/abs/f.txt", other.display());
+    let rel_below_a = file.strip_prefix(&root).unwrap().display().to_string();
+    let via_dotdot = format!("{}/../a/{rel_below_a}", other.display());
+    for input in [&direct, &via_link, &via_dotdot] {
+        set.open(input.as_str()).unwrap();
+    }
+
+    let mut group = c.benchmark_group("open_across_roots");
+    group.bench_function("direct_depth_10", |b| {
+        b.iter(|| set.open(black_box(direct.as_str())).unwrap())
+    });
+    group.bench_function("absolute_link_into_other_root", |b| {
+        b.iter(|| set.open(black_box(via_link.as_str())).unwrap())
+    });
+    group.bench_function("dotdot_into_other_root", |b| {
+        b.iter(|| set.open(black_box(via_dotdot.as_str())).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_open, bench_across);
 criterion_main!(benches);

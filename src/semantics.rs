@@ -132,15 +132,35 @@
 //! ceiling). A client that declares roots and lists none shares nothing: a
 //! removal never grants more than before it.
 //!
-//! # 9. Allowed refusals
+//! # 9. Links and `..` across roots
 //!
 //! Opening beneath one root refuses some targets that do lie inside the
-//! roots: an absolute symlink pointing back inside, a link from one root
-//! into another, a `..` that leaves a root and re-enters it, an input that
-//! reaches a root through a third alias (a bind mount, `/var` against
-//! `/private/var`). These refusals are safe; an allow that lands outside
-//! never is. Magic links, `%5C` and creates through dangling links stay
-//! refused by design.
+//! roots: an absolute symlink pointing back inside (what `ln -s "$PWD/x" y`
+//! makes), a link from one root into another, a `..` that leaves a root and
+//! re-enters it or another root (`..` at `/` stays at `/`), a root given
+//! through a symlink whose `..` leads back in. These are followed: when the
+//! kernel (or the component walk) refuses a path because a symlink or a
+//! `..` leads outside the chosen root, the path is walked again, one
+//! component at a time from the root's handle, and where a symlink's body
+//! or a `..` above the root lands lexically in a root of the set (chosen as
+//! in section 5, the outermost), the walk goes on beneath *that* root's
+//! handle. Outside every root nothing is looked up on disk: the walk
+//! stands on the root's physical path (never its path as given) and takes
+//! names only on the way to a root, so a symlink outside the roots is never
+//! read and a path that stands in no root and leads to none is
+//! `outside_roots`. An escape is refused by the first resolution, and the
+//! second can only land inside a root. The walk obeys the same rules as
+//! the one beneath one root (40 symlinks in all, then `symlink_loop`; a
+//! write never follows a symlink as its last component; a dangling link is
+//! a link) and the stricter hardening of the roots it crosses; the file it
+//! opens lies beneath, and is tracked under, the root it landed in.
+//!
+//! Refused by design, and safe: `%5C` in a URI, magic links (root choice
+//! is lexical, and magic links are never followed), creates through a
+//! dangling link, a root reached only through a third alias (a bind mount,
+//! `/var` against `/private/var`), a root's own relative operations (which
+//! stay beneath that root), and, on Windows, every path that leaves its
+//! root (cap-std's refusal stands). An allow that lands outside never is.
 //!
 //! # 10. Root identity
 //!

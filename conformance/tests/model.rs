@@ -18,7 +18,7 @@ use std::sync::Mutex;
 use mcp_roots::RootSet;
 use proptest::test_runner::{Config, FileFailurePersistence, TestCaseError, TestRunner};
 use testkit::generate::scene;
-use testkit::{Fixture, Op, Scene, Verdict, judge};
+use testkit::{Fixture, Op, Scene, Verdict, judge, must_allow_across};
 
 const PROBES_PER_SCENE: usize = 10;
 
@@ -61,11 +61,32 @@ fn check(scene: &Scene, tally: &Mutex<Tally>) -> Result<(), TestCaseError> {
             }
             (Verdict::Allow { target, .. }, Ok(touched)) => {
                 tally.allowed += 1;
+                if let Some(across) = must_allow_across(&roots, &input, *op)
+                    && &across != target
+                {
+                    return Err(TestCaseError::fail(format!(
+                        "{op} {input:?}: the walk across roots reaches {across:?}, the physical walk {target:?}"
+                    )));
+                }
                 common::check_target(&touched, target).map_err(|why| {
                     TestCaseError::fail(format!("{op} {input:?} allowed, but {why}"))
                 })?;
             }
-            (Verdict::Allow { strict: false, .. }, Err(err)) => {
+            (
+                Verdict::Allow {
+                    strict: false,
+                    target,
+                },
+                Err(err),
+            ) => {
+                // Beyond one root, links and `..` are followed across the
+                // roots: what that walk reaches must be allowed.
+                if let Some(across) = must_allow_across(&roots, &input, *op) {
+                    return Err(TestCaseError::fail(format!(
+                        "{op} {input:?} refused ({err}, {}), but following links across roots reaches {across:?} (the model's target: {target:?})",
+                        err.reason()
+                    )));
+                }
                 *tally.tolerated.entry(err.reason()).or_default() += 1;
             }
             (

@@ -92,21 +92,24 @@ impl Snapshot<'_> {
         let how = options.how();
         let set = self.installed.set();
         let selected = target.select(set, op).inspect_err(trace_denial)?;
-        let file = ops::open::open_file(&selected, &how, op).inspect_err(trace_denial)?;
+        let opened = ops::open::open_file(&selected, &how, op).inspect_err(trace_denial)?;
+        // Registered under the root the file lies beneath: the one a walk
+        // across roots landed in, when it did.
+        let root = opened.root.id;
         let inner = self.roots.inner_arc();
         let registry = &inner.registry;
         let handle = Arc::new(HandleInner::new(
             registry.next_id(),
-            selected.root.id,
+            root,
             selected.rel(),
-            file,
+            opened.file,
             how.writes(),
         ));
-        registry.register(selected.root.id, handle.id, Arc::downgrade(&handle));
+        registry.register(root, handle.id, Arc::downgrade(&handle));
         let recheck = match inner.changes.seen().since(self.changes) {
             Since::Nothing => false,
             Since::Rescanned => true,
-            Since::Replaced => match inner.installed().set().root_by_id(selected.root.id) {
+            Since::Replaced => match inner.installed().set().root_by_id(root) {
                 None => true,
                 Some(root) => handle.writes && root.writes() != Writes::Allow,
             },

@@ -20,6 +20,7 @@ use crate::ops::mutate::Leaf;
 use crate::ops::open::refuse_dir_demand;
 use crate::options::Create;
 use crate::options::Overwrite;
+use crate::options::hardening::Hardening;
 use crate::root::{Selected, Writable};
 use crate::sys;
 use crate::sys::{Access, How, Kind};
@@ -45,20 +46,13 @@ pub(crate) fn write_atomic(sel: &Writable, data: &[u8]) -> Result<(), Error> {
         Some(stat) if stat.kind == Kind::File => Some(stat.mode & KEPT_MODE),
         Some(_) => return Err(Error::new(ErrorKind::NotARegularFile, op, sel.input)),
     };
-    publish(
-        sel,
-        &leaf.parent,
-        leaf.name,
-        op,
-        Overwrite::Replace,
-        |file| {
-            file.write_all(data)?;
-            if let Some(mode) = mode {
-                sys::set_mode(file, mode)?;
-            }
-            Ok(())
-        },
-    )
+    publish(sel, &leaf, leaf.name, op, Overwrite::Replace, |file| {
+        file.write_all(data)?;
+        if let Some(mode) = mode {
+            sys::set_mode(file, mode)?;
+        }
+        Ok(())
+    })
 }
 
 /// Copies `from` to the new name `to` (never replacing an existing one).
@@ -67,29 +61,30 @@ pub(crate) fn write_atomic(sel: &Writable, data: &[u8]) -> Result<(), Error> {
 pub(crate) fn copy(from: &Selected, to: &Writable) -> Result<u64, Error> {
     let op = Operation::Copy;
     let how = How::default();
-    let mut source = crate::ops::open::open_file(from, &how, op)?;
+    let mut source = crate::ops::open::open_file(from, &how, op)?.file;
     refuse_dir_demand(to, op, ErrorKind::AlreadyExists)?;
     let leaf = Leaf::open(to, op)?;
     let mut copied = 0;
-    publish(to, &leaf.parent, leaf.name, op, Overwrite::Refuse, |file| {
+    publish(to, &leaf, leaf.name, op, Overwrite::Refuse, |file| {
         copied = io::copy(&mut source, file)?;
         Ok(())
     })?;
     Ok(copied)
 }
 
-/// Fills a fresh temporary file in `parent`, syncs it, and renames it to
-/// `name`; on any failure the temporary file is removed.
+/// Fills a fresh temporary file in the leaf's parent, syncs it, and
+/// renames it to `name`; on any failure the temporary file is removed.
 fn publish(
     sel: &Writable,
-    parent: &Dir,
+    leaf: &Leaf,
     name: &str,
     op: Operation,
     overwrite: Overwrite,
     fill: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> Result<(), Error> {
     let fail = |e| Error::from_os(e, op, sel.input);
-    let (mut file, temp) = create_temp(parent, sel).map_err(fail)?;
+    let parent = &leaf.parent;
+    let (mut file, temp) = create_temp(parent, leaf.hardening).map_err(fail)?;
     let written = fill(&mut file)
         .and_then(|()| file.sync_all())
         .and_then(|()| {
@@ -102,12 +97,13 @@ fn publish(
     sys::sync_dir(parent).map_err(fail)
 }
 
-/// Creates an unused temporary name in `parent` with `O_EXCL|O_NOFOLLOW`.
-fn create_temp(parent: &Dir, sel: &Writable) -> io::Result<(File, String)> {
+/// Creates an unused temporary name in `parent` with `O_EXCL|O_NOFOLLOW`,
+/// under the hardening `parent` was opened with.
+fn create_temp(parent: &Dir, hardening: Hardening) -> io::Result<(File, String)> {
     let how = How {
         access: Access::Write,
         create: Create::New,
-        hardening: sel.root.hardening,
+        hardening,
         ..How::default()
     };
     const ATTEMPTS: usize = 64;

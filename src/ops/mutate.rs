@@ -19,8 +19,10 @@
 use cap_std::fs::Dir;
 
 use crate::error::{Error, ErrorKind, Operation};
-use crate::ops::open::{open_raw, refuse_dir_demand};
+use crate::ops::open::{open_landed, open_raw, refuse_dir_demand};
 use crate::options::Overwrite;
+use crate::options::hardening::Hardening;
+use crate::root::writable::check_writes;
 use crate::root::{Selected, Writable};
 use crate::sys;
 use crate::sys::{How, Identity, Kind, Stat};
@@ -34,6 +36,10 @@ pub(crate) struct Leaf<'s> {
     /// The name as the kernel gets it: with the trailing slashes the input
     /// had, which demand a directory.
     pub(crate) given: &'s str,
+    /// The hardening the parent was opened under: the stricter of every
+    /// root its resolution went through (it may have landed in another
+    /// root of the set than the one selected), which judges the change.
+    pub(crate) hardening: Hardening,
 }
 
 impl<'s> Leaf<'s> {
@@ -60,11 +66,15 @@ impl<'s> Leaf<'s> {
                     .with_detail("the last component must be a name, not '.' or '..'")
             });
         }
-        let dir = open_raw(sel, parent, location, op)?;
+        let opened = open_landed(sel, parent, location, op)?;
+        // A parent reached across roots is judged by the root it lies
+        // beneath (and every root crossed), before any change.
+        check_writes(opened.hardening, op, sel.input)?;
         Ok(Self {
-            parent: Dir::from_std_file(dir),
+            parent: Dir::from_std_file(opened.file),
             name,
             given: &rel[trimmed.len() - name.len()..],
+            hardening: opened.hardening,
         })
     }
 

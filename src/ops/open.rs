@@ -1,28 +1,99 @@
 //! The reading operations beneath one root's directory handle. The root is
 //! already chosen ([`Selected`]); everything here is relative to its
-//! directory, so the kernel (or the library's own resolver) guarantees the result
-//! lies beneath it.
+//! directory, so the kernel (or the library's own resolver) guarantees the
+//! result lies beneath it, or, for a path that a symlink or a `..` leads
+//! into another root of the set, beneath that root ([`open_landed`]).
 
 use std::fs::{File, Metadata};
 
 use crate::error::{Error, ErrorKind, Operation};
 use crate::ops::read_dir::ReadDir;
 use crate::ops::walk::{Walk, WalkLimits};
-use crate::options::hardening::HardLinks;
+use crate::options::hardening::{HardLinks, Hardening};
 use crate::options::{Create, OpenOptions};
 use crate::root::Root;
 use crate::root::ScopedPath;
 use crate::root::Selected;
+use crate::root::writable::read_only;
 use crate::sys;
 use crate::sys::{Access, How, Kind};
 
+/// What an open beneath a selected root reached, and beneath which root.
+#[derive(Debug)]
+pub(crate) struct Opened<'s> {
+    pub(crate) file: File,
+    /// The root the object lies beneath: the selected one, or the root a
+    /// walk across the roots of the set landed in.
+    pub(crate) root: &'s Root,
+    /// The hardening that judged the open: the stricter of every root the
+    /// resolution went through.
+    pub(crate) hardening: Hardening,
+    /// The caller asked for `O_TRUNC` and it was left to the caller, to do
+    /// once it has judged the file by the root it landed in.
+    pub(crate) truncate_pending: bool,
+}
+
 /// Opens `rel` beneath the selected root, adding the root's hardening.
 pub(crate) fn open_raw(sel: &Selected, rel: &str, how: How, op: Operation) -> Result<File, Error> {
+    open_landed(sel, rel, how, op).map(|opened| opened.file)
+}
+
+/// Opens `rel` beneath the selected root, adding the root's hardening, and
+/// says beneath which root the object lies.
+///
+/// When the path leads outside the selected root (a symlink or a `..`
+/// leaving it, refused as `EXDEV` by the kernel or the resolver) and the
+/// root was chosen from a set, the path is walked again across the roots of
+/// the set ([`sys::open_across`]): a walk from held handles that can only
+/// land inside a root, so an escape stays refused.
+pub(crate) fn open_landed<'s>(
+    sel: &Selected<'s>,
+    rel: &str,
+    how: How,
+    op: Operation,
+) -> Result<Opened<'s>, Error> {
     let how = How {
         hardening: sel.root.hardening,
         ..how
     };
-    sys::open_beneath(&sel.root.dir, rel, &how).map_err(|e| Error::from_os(e, op, sel.input))
+    let fail = |e| Error::from_os(e, op, sel.input);
+    let refused = match sys::open_beneath(&sel.root.dir, rel, &how) {
+        Ok(file) => {
+            return Ok(Opened {
+                file,
+                root: sel.root,
+                hardening: sel.root.hardening,
+                truncate_pending: false,
+            });
+        }
+        Err(e) => e,
+    };
+    let Some(set) = sel.set().filter(|_| sys::led_outside(&refused)) else {
+        return Err(fail(refused));
+    };
+    // Truncation waits until the file is judged by the root it landed in.
+    let across_how = How {
+        truncate: false,
+        ..how
+    };
+    let landed =
+        sys::open_across(set.map(), sel.root.walk_ref(), rel, &across_how).map_err(|e| {
+            if sys::ReadOnlyLanding::is(&e) {
+                read_only(op, sel.input)
+            } else {
+                fail(e)
+            }
+        })?;
+    let root = match landed.root {
+        None => sel.root,
+        Some(index) => set.root_at(index).ok_or_else(|| fail(refused))?,
+    };
+    Ok(Opened {
+        file: landed.file,
+        root,
+        hardening: landed.hardening,
+        truncate_pending: how.truncate,
+    })
 }
 
 /// Opens the regular file `sel` read-only and reads it whole: the open of
@@ -30,7 +101,7 @@ pub(crate) fn open_raw(sel: &Selected, rel: &str, how: How, op: Operation) -> Re
 /// file's kind is already known from the open, so no other `fstat`).
 pub(crate) fn read_file(sel: &Selected, op: Operation) -> Result<Vec<u8>, Error> {
     use std::io::Read as _;
-    let mut file = open_file(sel, &OpenOptions::new().how(), op)?;
+    let mut file = open_file(sel, &OpenOptions::new().how(), op)?.file;
     let mut data = Vec::with_capacity(8 * 1024);
     file.read_to_end(&mut data)
         .map_err(|e| Error::from_os(e, op, sel.input))?;
@@ -44,12 +115,18 @@ pub(crate) fn read_text(sel: &Selected, op: Operation) -> Result<String, Error> 
     })
 }
 
-/// Opens a regular file as `how` says. An open that may change the file
-/// (write or append access, truncation, creation) is refused before any
-/// system call unless the root allows writes, so a read-only root only
-/// ever hands out files opened for reading.
-pub(crate) fn open_file(sel: &Selected, how: &How, op: Operation) -> Result<File, Error> {
-    if how.writes() || how.truncate || how.create != Create::No {
+/// Opens a regular file as `how` says; the result says beneath which root
+/// it lies. An open that may change the file (write or append access,
+/// truncation, creation) is refused before any system call unless the
+/// selected root allows writes, and, when the path leads into another root
+/// of the set, unless that root (and every root crossed) does too: a
+/// read-only root only ever hands out files opened for reading.
+pub(crate) fn open_file<'s>(
+    sel: &Selected<'s>,
+    how: &How,
+    op: Operation,
+) -> Result<Opened<'s>, Error> {
+    if how.changes() {
         sel.writable(op)?;
     }
     let on_dir = match how.create {
@@ -64,8 +141,9 @@ pub(crate) fn open_file(sel: &Selected, how: &How, op: Operation) -> Result<File
         ..*how
     };
     let fail = |e| Error::from_os(e, op, sel.input);
-    let file = open_raw(sel, sel.rel(), open_how, op)?;
-    match sys::kind_of(&file).map_err(fail)? {
+    let opened = open_landed(sel, sel.rel(), open_how, op)?;
+    let file = &opened.file;
+    match sys::kind_of(file).map_err(fail)? {
         Kind::File => {}
         Kind::Dir => {
             return Err(
@@ -74,18 +152,22 @@ pub(crate) fn open_file(sel: &Selected, how: &How, op: Operation) -> Result<File
         }
         Kind::Special => return Err(Error::new(ErrorKind::NotARegularFile, op, sel.input)),
     }
-    if refuse_links {
-        if sys::link_count(&file).map_err(fail)? > 1 {
-            return Err(Error::new(ErrorKind::OutsideRoots, op, sel.input)
-                .with_detail("the file has more than one hard link"));
-        }
-        if how.truncate {
-            file.set_len(0).map_err(fail)?;
-        }
+    // Judged by the root the file lies beneath (the stricter hardening of
+    // every root the resolution went through).
+    if how.writes()
+        && opened.hardening.hard_links == HardLinks::RefuseWrites
+        && sys::link_count(file).map_err(fail)? > 1
+    {
+        return Err(Error::new(ErrorKind::OutsideRoots, op, sel.input)
+            .with_detail("the file has more than one hard link"));
+    }
+    let truncated = open_how.truncate && !opened.truncate_pending;
+    if how.truncate && !truncated {
+        file.set_len(0).map_err(fail)?;
     }
     // O_NONBLOCK stays: Linux ignores it for regular files, and clearing
     // it would cost a syscall per open.
-    Ok(file)
+    Ok(opened)
 }
 
 /// A file operation on a path that demands a directory (a trailing `/`, or
@@ -161,7 +243,7 @@ pub(crate) fn resolve(sel: &Selected) -> Result<ScopedPath, Error> {
             Err(e) => return Err(e),
         }
     };
-    let mut physical = physical_rel(sel.root, &located, op, sel.input)?;
+    let mut physical = physical_rel(located.root, &located.file, op, sel.input)?;
     for name in tail.iter().rev() {
         if !physical.is_empty() {
             physical.push('/');
@@ -169,24 +251,24 @@ pub(crate) fn resolve(sel: &Selected) -> Result<ScopedPath, Error> {
         physical.push_str(name);
     }
     Ok(ScopedPath::new(
-        sel.root.id,
-        sel.root.slash.clone(),
+        located.root.id,
+        located.root.slash.clone(),
         physical,
     ))
 }
 
 /// Opens `path` as a location handle; when `last` is set and the target is
 /// missing, falls back to the name itself (a dangling symlink).
-fn locate(sel: &Selected, path: &str, last: bool) -> Result<File, Error> {
+fn locate<'s>(sel: &Selected<'s>, path: &str, last: bool) -> Result<Opened<'s>, Error> {
     let op = Operation::Resolve;
     let how = How::location(false, Default::default());
-    match open_raw(sel, path, how, op) {
+    match open_landed(sel, path, how, op) {
         Err(e) if last && e.kind() == ErrorKind::NotFound => {
             let link = How {
                 nofollow: true,
                 ..how
             };
-            open_raw(sel, path, link, op).map_err(|_| e)
+            open_landed(sel, path, link, op).map_err(|_| e)
         }
         result => result,
     }
@@ -225,11 +307,11 @@ pub(crate) fn walk(sel: &Selected, limits: WalkLimits) -> Result<Walk, Error> {
         directory: true,
         ..How::default()
     };
-    let start = open_raw(sel, sel.rel(), how, op)?;
-    let prefix = physical_rel(sel.root, &start, op, sel.input)?;
+    let start = open_landed(sel, sel.rel(), how, op)?;
+    let prefix = physical_rel(start.root, &start.file, op, sel.input)?;
     Walk::new(
-        sel.root,
-        cap_std::fs::Dir::from_std_file(start),
+        start.root,
+        cap_std::fs::Dir::from_std_file(start.file),
         prefix,
         limits,
     )

@@ -40,7 +40,7 @@ impl Root {
     /// As `RootSet::open_with`.
     pub fn open_with(&self, rel: &str, options: OpenOptions) -> Result<File, Error> {
         let op = options.operation();
-        open::open_file(&Selected::relative(self, rel, op)?, &options.how(), op)
+        open::open_file(&Selected::relative(self, rel, op)?, &options.how(), op).map(|o| o.file)
     }
 
     /// Lists the directory `rel`; see

@@ -10,7 +10,8 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Symlinks {
-    /// Follow a symlink while it stays beneath the root (the default).
+    /// Follow a symlink while it stays inside the roots: beneath its root,
+    /// or into another root of the set (the default).
     #[default]
     FollowBeneath,
     /// Refuse every symlink in every component (`RESOLVE_NO_SYMLINKS`):

@@ -190,6 +190,16 @@ impl Root {
         })
     }
 
+    /// The root as a walk across the roots of a set sees it.
+    pub(crate) fn walk_ref(&self) -> crate::sys::RootRef<'_> {
+        crate::sys::RootRef {
+            dir: &self.dir,
+            resolved: self.keys.resolved.as_deref(),
+            id: self.id.0,
+            hardening: self.hardening,
+        }
+    }
+
     /// This root with at least `floor`'s hardening (itself when it already
     /// has it).
     pub(crate) fn at_least(self: &Arc<Self>, floor: Hardening) -> std::io::Result<Arc<Self>> {

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use crate::error::{Error, Operation};
 use crate::parse::input;
 use crate::root::{Root, RootId};
-use crate::sys::Identity;
+use crate::sys::{Identity, RootMap};
 
 /// A root and the path below it, as the kernel will see it.
 #[doc(hidden)]
@@ -28,6 +28,10 @@ pub struct Selected<'s> {
 pub(crate) trait Roots: std::fmt::Debug {
     /// Whether a root with identity `id` is among them.
     fn has_root(&self, id: RootId) -> bool;
+    /// The roots as a walk across them sees them.
+    fn map(&self) -> &dyn RootMap;
+    /// The root at `index` of [`map`](Self::map).
+    fn root_at(&self, index: usize) -> Option<&Root>;
 }
 
 impl<'s> Selected<'s> {
@@ -82,6 +86,13 @@ impl<'s> Selected<'s> {
         let trimmed = rel.trim_end_matches('/');
         let last = trimmed.rsplit('/').next().unwrap_or(trimmed);
         trimmed.len() != rel.len() || matches!(last, "." | "..")
+    }
+
+    /// The set the root was chosen from, when a path may be followed
+    /// across its roots (`None` for a root's own operations, which stay
+    /// beneath the root).
+    pub(crate) fn set(&self) -> Option<&'s dyn Roots> {
+        self.roots
     }
 
     /// Whether `id` is the identity of a root of the set the root was

@@ -7,7 +7,7 @@
 use std::ops::Deref;
 
 use crate::error::{Error, ErrorKind, Operation};
-use crate::options::hardening::Writes;
+use crate::options::hardening::{Hardening, Writes};
 use crate::root::{Root, Selected};
 
 /// A selection that may be changed: its root's policy allows writes.
@@ -41,9 +41,24 @@ impl<'s> Deref for Writable<'_, 's> {
 ///
 /// `read_only` when the root's policy refuses writes.
 pub(crate) fn check_write(root: &Root, op: Operation, input: &str) -> Result<(), Error> {
-    match root.hardening.writes {
+    check_writes(root.hardening, op, input)
+}
+
+/// [`check_write`] for the hardening a resolution ended with: after a walk
+/// across roots, the stricter of every root it went through.
+///
+/// # Errors
+///
+/// `read_only` when that hardening refuses writes.
+pub(crate) fn check_writes(hardening: Hardening, op: Operation, input: &str) -> Result<(), Error> {
+    match hardening.writes {
         Writes::Allow => Ok(()),
-        Writes::Refuse => Err(Error::new(ErrorKind::ReadOnly, op, input)
-            .with_detail("the server's policy makes this root read-only")),
+        Writes::Refuse => Err(read_only(op, input)),
     }
+}
+
+/// The `read_only` refusal of `input` under `op`.
+pub(crate) fn read_only(op: Operation, input: &str) -> Error {
+    Error::new(ErrorKind::ReadOnly, op, input)
+        .with_detail("the server's policy makes this root read-only")
 }

@@ -7,6 +7,7 @@
 
 pub(crate) mod builder;
 pub(crate) mod ceiling;
+mod crossing;
 pub(crate) mod index;
 pub(crate) mod policy;
 pub(crate) mod root_set;

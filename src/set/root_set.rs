@@ -295,7 +295,9 @@ impl RootSet {
         options: OpenOptions,
     ) -> Result<File, Error> {
         let op = options.operation();
-        traced(|| ops::open::open_file(&target.select(self, op)?, &options.how(), op))
+        traced(|| {
+            ops::open::open_file(&target.select(self, op)?, &options.how(), op).map(|o| o.file)
+        })
     }
 
     /// Lists a directory (following a symlink that stays inside the root).
@@ -468,5 +470,13 @@ impl RootSet {
 impl selected::Roots for RootSet {
     fn has_root(&self, id: RootId) -> bool {
         self.by_id.contains_key(&id)
+    }
+
+    fn map(&self) -> &dyn crate::sys::RootMap {
+        self
+    }
+
+    fn root_at(&self, index: usize) -> Option<&Root> {
+        self.root(index)
     }
 }

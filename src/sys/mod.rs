@@ -22,6 +22,7 @@
 //!   points is refused (`windows.rs`). Paths are read in their Windows
 //!   forms ([semantics 12](crate::semantics#12-windows)).
 
+mod landing;
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_vendor = "apple")]
@@ -36,6 +37,9 @@ mod unix;
 mod windows;
 
 // Each function is chosen once, here.
+#[cfg(windows)]
+pub(crate) use landing::Landed;
+pub(crate) use landing::{Lead, ReadOnlyLanding, RootMap, RootRef};
 #[cfg(target_os = "linux")]
 pub(crate) use linux::{FdPaths, ancestors, fd_path, open_beneath, placement, resolved_path};
 #[cfg(target_vendor = "apple")]
@@ -46,21 +50,24 @@ pub(crate) use portable::fd_path;
 pub(crate) use portable::resolved_path;
 #[cfg(not(target_os = "linux"))]
 pub(crate) use portable::{FdPaths, ancestors, placement};
+#[cfg(unix)]
+pub(crate) use resolver::across::open_across;
 #[cfg(all(unix, not(target_os = "linux")))]
 pub(crate) use resolver::open_beneath;
 #[cfg(all(unix, not(target_vendor = "apple")))]
 pub(crate) use unix::folding;
 #[cfg(unix)]
 pub(crate) use unix::{
-    NAME_MAX, PATH_MAX, identity, identity_of_path, is_cross_device, kind_of, link_count, lstat_at,
-    mkdir_at, nofile_limit, open_descriptors, os_reason, out_of_descriptors, rename_at, set_mode,
-    sync_dir, unlink_at,
+    NAME_MAX, PATH_MAX, identity, identity_of_path, is_cross_device, kind_of, led_outside,
+    link_count, lstat_at, mkdir_at, nofile_limit, open_descriptors, os_reason, out_of_descriptors,
+    rename_at, set_mode, sync_dir, unlink_at,
 };
 #[cfg(windows)]
 pub(crate) use windows::{
     NAME_MAX, PATH_MAX, fd_path, folding, identity, identity_of_path, is_cross_device, kind_of,
-    link_count, lstat_at, mkdir_at, nofile_limit, open_beneath, open_descriptors, os_reason,
-    out_of_descriptors, rename_at, resolved_path, set_mode, sync_dir, unlink_at,
+    led_outside, link_count, lstat_at, mkdir_at, nofile_limit, open_across, open_beneath,
+    open_descriptors, os_reason, out_of_descriptors, rename_at, resolved_path, set_mode, sync_dir,
+    unlink_at,
 };
 
 use crate::options::Create;
@@ -180,6 +187,12 @@ pub(crate) enum Access {
 impl How {
     pub(crate) fn writes(&self) -> bool {
         matches!(self.access, Access::Write | Access::ReadWrite) || self.append
+    }
+
+    /// Whether the open may change the file or its directory: write or
+    /// append access, truncation, creation.
+    pub(crate) fn changes(&self) -> bool {
+        self.writes() || self.truncate || self.create != Create::No
     }
 
     /// Whether a symlink in the last component is followed: not for a

@@ -191,3 +191,10 @@ pub(crate) fn sync_dir(dir: &cap_std::fs::Dir) -> io::Result<()> {
 pub(crate) fn is_cross_device(error: &io::Error) -> bool {
     error.raw_os_error() == Some(rustix::io::Errno::XDEV.raw_os_error())
 }
+
+/// Whether an open beneath a root was refused because the path leads
+/// outside it (`EXDEV`, from `openat2(RESOLVE_BENEATH)` or the resolver): the
+/// one answer after which a walk across the roots of the set may run.
+pub(crate) fn led_outside(error: &io::Error) -> bool {
+    error.raw_os_error() == Some(rustix::io::Errno::XDEV.raw_os_error())
+}

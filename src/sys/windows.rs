@@ -180,6 +180,27 @@ pub(crate) fn link_count(file: &File) -> io::Result<u64> {
     Ok(metadata(file)?.nlink())
 }
 
+/// Whether an open was refused because its path leads outside the root,
+/// in a way a walk across the roots could take up: never on Windows, where
+/// cap-std's refusal stands (links are not followed across roots).
+pub(crate) fn led_outside(_error: &io::Error) -> bool {
+    false
+}
+
+/// Following links across roots is not available on Windows: the refusal
+/// of the open beneath one root stands ([`led_outside`] is never true).
+pub(crate) fn open_across(
+    _roots: &dyn super::RootMap,
+    _start: super::RootRef<'_>,
+    _rel: &str,
+    _how: &How,
+) -> io::Result<super::Landed> {
+    Err(io::Error::new(
+        io::ErrorKind::PermissionDenied,
+        "a path led outside of its root",
+    ))
+}
+
 /// Opens `rel` beneath `dir` through cap-std. The hardening that refuses
 /// symlinks or mount points is refused rather than run weaker.
 pub(crate) fn open_beneath(dir: &Dir, rel: &str, how: &How) -> io::Result<File> {

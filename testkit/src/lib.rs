@@ -49,4 +49,4 @@ pub use fixture::{Fixture, TreeSnapshot};
 #[cfg(unix)]
 pub use generate::{Scenario, Scene};
 #[cfg(unix)]
-pub use model::{Verdict, judge};
+pub use model::{Verdict, judge, must_allow_across};

@@ -35,14 +35,18 @@
 //! - Under `MountPoints::Refuse` each handle's mount is compared with the
 //!   start's (see [`mount`] for what each platform compares).
 //!
-//! # Extending it
+//! # Across roots
 //!
-//! Following a symlink across roots (one that leaves its root and lands in
-//! another) is a driver over the same steps: on
+//! Following a path across roots (a symlink or a `..` that leaves its root
+//! and lands in another root of the set, or back in its own) is a driver
+//! over the same steps ([`across`]): on
 //! [`Step::Escaped`](state::Step::Escaped) the state still holds the
-//! components after the escape and the symlink budget, so the driver can
-//! pick the root the path lands in and go on from that root's handle with
-//! the same remaining components and budget, instead of answering `EXDEV`.
+//! components after the escape and the symlink budget
+//! ([`Resolution::into_rest`](state::Resolution::into_rest)), so the driver
+//! picks the root the path lands in and goes on from that root's handle
+//! with the same remaining components and budget
+//! ([`Resolution::resume`](state::Resolution::resume)), instead of
+//! answering `EXDEV`.
 //!
 //! # Platform behavior
 //!
@@ -52,6 +56,7 @@
 //! cannot be passed through, unlike in the kernel's walk), a location open
 //! is a non-blocking read-only open, and mounts are told apart by device.
 
+pub(crate) mod across;
 mod components;
 mod link;
 mod mount;
@@ -73,7 +78,7 @@ pub(crate) fn open_beneath(dir: &impl AsFd, rel: &str, how: &How) -> io::Result<
     if rel.starts_with('/') {
         return Err(Errno::XDEV.into()); // an absolute path leads outside
     }
-    let mut resolution = Resolution::new(dir.as_fd(), rel, how)?;
+    let mut resolution = Resolution::new(dir.as_fd(), rel, *how)?;
     loop {
         match resolution.step()? {
             Step::Continue => {}

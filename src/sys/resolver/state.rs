@@ -34,10 +34,25 @@ pub(super) struct Resolution<'a> {
     /// `how` says: a trailing `/` on the input, or on the body of a link
     /// that was the last component.
     trailing_slash: bool,
-    /// What the caller asked of the last component.
-    how: &'a How,
+    /// What the caller asked of the last component, with the hardening of
+    /// the root (or roots) the resolution is beneath.
+    how: How,
     /// Under `MountPoints::Refuse`, the mount of `start`, which every
     /// component must share.
+    mount: Option<Mount>,
+}
+
+/// The state a resolution leaves when it escapes, to go on elsewhere
+/// ([`Resolution::into_rest`], [`Resolution::resume`]).
+#[derive(Debug)]
+pub(super) struct Rest<'a> {
+    /// The components still to resolve, the next one last.
+    pub(super) remaining: Vec<Component<'a>>,
+    /// Symlinks that may still be followed.
+    pub(super) links_left: u8,
+    /// The last component has to be a directory.
+    pub(super) trailing_slash: bool,
+    /// The mount every component must share, when one is pinned.
     mount: Option<Mount>,
 }
 
@@ -75,11 +90,7 @@ impl Escape {
 impl<'a> Resolution<'a> {
     /// A resolution of the relative path `rel` beneath `start`, not
     /// stepped yet.
-    pub(super) fn new(
-        start: BorrowedFd<'a>,
-        rel: &'a str,
-        how: &'a How,
-    ) -> rustix::io::Result<Self> {
+    pub(super) fn new(start: BorrowedFd<'a>, rel: &'a str, how: How) -> rustix::io::Result<Self> {
         let mount = match how.hardening.mount_points {
             MountPoints::Refuse => Some(mount::of(start)?),
             MountPoints::Cross => None,
@@ -100,6 +111,50 @@ impl<'a> Resolution<'a> {
             return Err(Errno::NOENT); // the kernel's answer to ""
         }
         Ok(resolution)
+    }
+
+    /// What is left of a resolution that escaped: the components after the
+    /// escape, the symlink budget, the trailing-`/` demand and the pinned
+    /// mount. The handles entered are closed.
+    pub(super) fn into_rest(self) -> Rest<'a> {
+        Rest {
+            remaining: self.remaining,
+            links_left: self.links_left,
+            trailing_slash: self.trailing_slash,
+            mount: self.mount,
+        }
+    }
+
+    /// Goes on with `rest` beneath another directory, `start`, under `how`
+    /// (whose hardening may be stricter than before). A mount pinned before
+    /// stays pinned, and `start` must lie on it (`EXDEV`); a mount newly
+    /// demanded is `start`'s. An empty `rest` resolves to `start` itself.
+    pub(super) fn resume(
+        start: BorrowedFd<'a>,
+        rest: Rest<'a>,
+        how: How,
+    ) -> rustix::io::Result<Self> {
+        let mount = match (how.hardening.mount_points, rest.mount) {
+            (MountPoints::Cross, _) => None,
+            (MountPoints::Refuse, Some(pinned)) if mount::of(start)? != pinned => {
+                return Err(Errno::XDEV);
+            }
+            (MountPoints::Refuse, Some(pinned)) => Some(pinned),
+            (MountPoints::Refuse, None) => Some(mount::of(start)?),
+        };
+        let mut remaining = rest.remaining;
+        if remaining.is_empty() {
+            remaining.push(Component::Dot);
+        }
+        Ok(Self {
+            start,
+            entered: Vec::new(),
+            remaining,
+            links_left: rest.links_left,
+            trailing_slash: rest.trailing_slash,
+            how,
+            mount,
+        })
     }
 
     /// The directory the next component is looked up in.
@@ -136,7 +191,7 @@ impl<'a> Resolution<'a> {
                 let last = Last {
                     trailing_slash: self.trailing_slash,
                 };
-                match open::last(self.current(), &name, self.how, last)? {
+                match open::last(self.current(), &name, &self.how, last)? {
                     Found::Opened(fd) => {
                         self.check_mount(&fd)?;
                         Ok(Step::Opened(fd))
@@ -181,7 +236,7 @@ impl<'a> Resolution<'a> {
     /// The last component was `.` or `..`: the current directory itself,
     /// opened as `how` says.
     fn finish_at_current(&mut self) -> rustix::io::Result<Step> {
-        Ok(Step::Opened(open::reopen(self.current(), self.how)?))
+        Ok(Step::Opened(open::reopen(self.current(), &self.how)?))
     }
 
     /// Under `MountPoints::Refuse`, `EXDEV` (as `RESOLVE_NO_XDEV`) unless

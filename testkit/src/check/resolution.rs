@@ -183,6 +183,18 @@ impl Run<'_> {
         judge(self.roots, self.input, op)
     }
 
+    /// What a library that follows links and `..` across roots must reach
+    /// for this operation, where the model can tell.
+    fn across(&self) -> Option<PathBuf> {
+        let op = match self.op {
+            Operation::Open | Operation::CopyFrom => Op::Read,
+            Operation::ReadDir | Operation::Walk => Op::List,
+            Operation::CreateNew | Operation::CreateDir => Op::WriteNew,
+            _ => return None,
+        };
+        model::must_allow_across(self.roots, self.input, op)
+    }
+
     fn dispatch(&self) -> Result<Outcome, String> {
         let input = self.input;
         let set = self.set;
@@ -272,12 +284,22 @@ impl Run<'_> {
             (Verdict::Deny { why }, Ok(_)) => Err(format!(
                 "ESCAPE: {op} {input:?} allowed; the model denies: {why}"
             )),
-            (Verdict::Deny { .. }, Err(_)) | (Verdict::Allow { strict: false, .. }, Err(_)) => {
-                Ok(Outcome {
+            (Verdict::Allow { strict: false, .. }, Err(err)) => match self.across() {
+                // Beyond one root, what the walk across roots reaches must
+                // be allowed.
+                Some(across) => Err(format!(
+                    "{op} {input:?} refused ({}: {err}), but following links across roots reaches {across:?}",
+                    err.reason()
+                )),
+                None => Ok(Outcome {
                     judged: true,
                     ..Outcome::default()
-                })
-            }
+                }),
+            },
+            (Verdict::Deny { .. }, Err(_)) => Ok(Outcome {
+                judged: true,
+                ..Outcome::default()
+            }),
             (
                 Verdict::Allow {
                     target,

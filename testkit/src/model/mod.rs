@@ -16,6 +16,7 @@
 //!    library must allow it) iff the beneath walk lands on the same object
 //!    and the input needed no leniency.
 
+pub mod across;
 pub mod input;
 pub mod walk;
 
@@ -155,6 +156,52 @@ pub fn judge(roots: &[String], untrusted: &str, op: Op) -> Verdict {
     Verdict::Allow { target, strict }
 }
 
+/// The target a library that follows links and `..` across roots must
+/// reach for `op` on `untrusted` (see [`across`]), or `None` when such a
+/// library may refuse it too. Where it is `Some`, it is the target of
+/// [`judge`]'s allow.
+pub fn must_allow_across(roots: &[String], untrusted: &str, op: Op) -> Option<PathBuf> {
+    let parsed = input::parse(untrusted).ok()?;
+    if parsed.lenient.is_some() {
+        return None;
+    }
+    let roots: Vec<Root> = roots.iter().filter_map(|r| Root::new(r).ok()).collect();
+    let (root, rest) = choose(&roots, &parsed.steps)?;
+    let paths: Vec<across::RootPaths> = roots
+        .iter()
+        .map(|r| across::RootPaths {
+            as_given: r
+                .as_given
+                .as_ref()
+                .map(|names| names.iter().fold(PathBuf::from("/"), |p, n| p.join(n))),
+            resolved: r.resolved.clone(),
+        })
+        .collect();
+    let follow_last = op != Op::WriteNew;
+    if op == Op::WriteNew && !matches!(rest.last(), Some(Step::Name(_))) {
+        return None;
+    }
+    let landing = across::walk_across(&root.resolved, rest, &paths, follow_last).ok()?;
+    match (op, landing) {
+        (Op::WriteNew, Landing::Missing { parent, name }) => Some(parent.join(name)),
+        (
+            Op::Read,
+            Landing::Found {
+                path,
+                kind: Kind::File,
+            },
+        )
+        | (
+            Op::List,
+            Landing::Found {
+                path,
+                kind: Kind::Dir,
+            },
+        ) => Some(path),
+        _ => None,
+    }
+}
+
 /// The outermost root matching the input's leading names, and the steps
 /// after the matched prefix.
 fn choose<'r, 's>(roots: &'r [Root], steps: &'s [Step]) -> Option<(&'r Root, &'s [Step])> {
@@ -246,6 +293,47 @@ mod tests {
             judge(&inner, &input, Op::Read).reason(),
             Some("outside_roots")
         );
+    }
+
+    #[test]
+    fn links_and_dotdot_are_followed_across_roots_but_never_outside() {
+        let file = |path: &str| SetupOp::File {
+            path: path.into(),
+            content: None,
+        };
+        let link = |path: &str, target: &str| SetupOp::Symlink {
+            path: path.into(),
+            target: target.into(),
+        };
+        let fx = Fixture::with_setup(&[
+            file("a/x.txt"),
+            file("b/z.txt"),
+            file("o/s.txt"),
+            link("a/tob", "{T}/b"),
+            link("a/out", "../o/l2"),
+            link("o/l2", "{T}/b/z.txt"),
+            link("a/anc", "{T}"),
+            link("rl", "b"),
+        ])
+        .unwrap();
+        let roots = [fx.subst("file://{T}/a"), fx.subst("file://{T}/rl")];
+        let across = |input: &str, op| must_allow_across(&roots, &fx.subst(input), op);
+        let z = Some(fx.resolved("b/z.txt"));
+        assert_eq!(across("{T}/a/tob/z.txt", Op::Read), z);
+        assert_eq!(across("{T}/a/../rl/z.txt", Op::Read), z);
+        assert_eq!(across("{T}/a/../../../..{T}/b/z.txt", Op::Read), z);
+        assert_eq!(
+            across("{T}/a/tob/new", Op::WriteNew),
+            Some(fx.resolved("b/new"))
+        );
+        assert_eq!(across("{T}/a/tob", Op::List), Some(fx.resolved("b")));
+        // A link outside every root is never read; an ancestor is no root.
+        assert_eq!(across("{T}/a/out", Op::Read), None);
+        assert_eq!(across("{T}/a/anc/o/s.txt", Op::Read), None);
+        assert_eq!(across("{T}/a/anc", Op::List), None);
+        assert_eq!(across("{T}/a/../o/s.txt", Op::Read), None);
+        // The physical walk reaches b/z.txt through o/l2; a library may refuse it.
+        assert!(judge(&roots, &fx.subst("{T}/a/out"), Op::Read).is_allow());
     }
 
     #[test]
