@@ -1,11 +1,16 @@
 //! The baseline: minimal-server's tool with no checks at all. `read_file`
 //! reads whatever path it is given with `std::fs`, on the async thread, as
-//! a server written without the library would. Never deploy this.
+//! a server written without the library would. It logs as minimal-server
+//! does (a subscriber on stderr, `RUST_LOG`, default `info`), so that the
+//! two differ only in the checks and what the library logs. Never deploy
+//! this.
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use std::io::stderr;
+use tracing_subscriber::{EnvFilter, filter::LevelFilter, fmt};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct ReadArgs {
@@ -37,7 +42,11 @@ impl Bare {
 impl ServerHandler for Bare {}
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    // The same log as minimal-server's.
+    let info = EnvFilter::builder().with_default_directive(LevelFilter::INFO.into());
+    let log = fmt().with_env_filter(info.from_env_lossy());
+    log.with_writer(stderr).try_init()?;
     let bare = Bare {
         tool_router: Bare::tool_router(),
     };
