@@ -31,6 +31,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use bench_toolcall::flag;
 use mcp_script::{Client, ScriptedClient};
 use rmcp::ClientLifecycleMode;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, InputResponses, ProtocolVersion};
@@ -461,14 +462,6 @@ async fn count(
         );
     }
     Ok(())
-}
-
-fn flag(args: &[String], name: &str, default: usize) -> usize {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 #[tokio::main]

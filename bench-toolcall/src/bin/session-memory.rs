@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
+use bench_toolcall::flag;
 use mcp_script::{Connection, ScriptedClient};
 use rmcp::ClientLifecycleMode;
 use serde_json::json;
@@ -171,14 +172,6 @@ fn raise_nofile() -> (u64, u64) {
         now.current.unwrap_or(u64::MAX),
         now.maximum.unwrap_or(u64::MAX),
     )
-}
-
-fn flag(args: &[String], name: &str, default: usize) -> usize {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 #[tokio::main]
