@@ -153,6 +153,16 @@ async fn session(dir: &std::path::Path) -> (NotesServer, ScriptedClient, common:
     (server, script, c)
 }
 
+/// Opens in `browser` the setup page the server sent `script`, once its
+/// heading is there; its URL and the client's events so far.
+async fn open_setup_page(script: &ScriptedClient, browser: &Client) -> (String, Vec<Event>) {
+    let events = sent_url(script).await;
+    let url = urls(&events)[0].0.clone();
+    browser.goto(&url).await.unwrap();
+    expect_heading(browser, "Set up new notes").await;
+    (url, events)
+}
+
 /// Where the screenshot goes: `target/tmp/notes-server-setup.png`.
 fn screenshot_path() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("notes-server-setup.png")
@@ -169,11 +179,8 @@ async fn chromium_sets_the_template_and_a_second_submission_is_refused() {
         let browser = driver.chromium(profile.path()).await;
 
         let user = async {
-            let events = sent_url(&script).await;
-            let url = urls(&events)[0].0.clone();
-            browser.goto(&url).await.unwrap();
+            let (url, events) = open_setup_page(&script, &browser).await;
             // What a person and a screen reader get.
-            expect_heading(&browser, "Set up new notes").await;
             assert!(
                 browser
                     .title()
@@ -302,10 +309,7 @@ async fn chromium_cancel_declines_at_once() {
         let profile = tempfile::tempdir().unwrap();
         let browser = driver.chromium(profile.path()).await;
         let user = async {
-            let events = sent_url(&script).await;
-            let url = urls(&events)[0].0.clone();
-            browser.goto(&url).await.unwrap();
-            expect_heading(&browser, "Set up new notes").await;
+            let (url, _events) = open_setup_page(&script, &browser).await;
             let area = browser.find(Locator::Id("template")).await.unwrap();
             area.send_keys("typed, then thought better of it")
                 .await

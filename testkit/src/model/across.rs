@@ -115,15 +115,7 @@ pub fn walk_across(
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Err("not_found"),
             Err(_) => return Err("io"),
         };
-        let kind = if meta.is_symlink() {
-            Kind::Symlink
-        } else if meta.is_dir() {
-            Kind::Dir
-        } else if meta.is_file() {
-            Kind::File
-        } else {
-            Kind::Other
-        };
+        let kind = Kind::of(&meta);
         match kind {
             Kind::Symlink if last && !follow_last => return Ok(Landing::Found { path, kind }),
             Kind::Symlink => {

@@ -96,6 +96,21 @@ pub enum Kind {
     Other,
 }
 
+impl Kind {
+    /// The kind of an object from its `lstat` metadata.
+    pub fn of(meta: &std::fs::Metadata) -> Self {
+        if meta.is_symlink() {
+            Kind::Symlink
+        } else if meta.is_dir() {
+            Kind::Dir
+        } else if meta.is_file() {
+            Kind::File
+        } else {
+            Kind::Other
+        }
+    }
+}
+
 /// Why a walk failed, with the errno the kernel would give.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WalkError {
@@ -179,15 +194,7 @@ pub fn walk(
             }
             Err(e) => return Err(WalkError::Io(format!("{}: {e}", path.display()))),
         };
-        let kind = if meta.is_symlink() {
-            Kind::Symlink
-        } else if meta.is_dir() {
-            Kind::Dir
-        } else if meta.is_file() {
-            Kind::File
-        } else {
-            Kind::Other
-        };
+        let kind = Kind::of(&meta);
         match kind {
             Kind::Symlink if last && !follow_last => return Ok(Landing::Found { path, kind }),
             Kind::Symlink => {
