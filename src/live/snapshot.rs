@@ -25,20 +25,46 @@ use std::fs::Metadata;
 /// One request's view of the roots. Its file-returning operations (`open`,
 /// `create_new`, `open_with`) return [`TrackedFile`]s; its other operations
 /// (listing, metadata, resolving, walking and every change to the tree) are
-/// [`RootSet`]'s, run against the snapshot's set.
+/// [`RootSet`]'s, run as described below.
 ///
 /// # How long a request may use an old set
 ///
-/// A snapshot sees the set that was installed when it was taken, for as
+/// A snapshot *reads* the set that was installed when it was taken, for as
 /// long as it lives: take one per request. Once a
 /// [`replace`](Roots::replace) or a [`rescan`](Roots::rescan) has removed a
 /// root from the installed set, every operation of an older snapshot aimed
 /// beneath that root is refused with `scope_lost` (files it opened earlier
-/// are revoked by the replace itself). An operation that passed this check
-/// just before the replace may still complete: the window is one
-/// operation, never the rest of the request. Operations on a [`Root`]
-/// reached through the snapshot's set (`root_named`, `root(i)`) are not
-/// re-checked: they act on that root's handle as a plain [`RootSet`] does.
+/// are revoked by the replace itself).
+///
+/// A *change* (creating, writing, truncating, removing or renaming, an
+/// atomic write, a copy, and every open that may change a file: write,
+/// append, truncate or create) is never made under a policy the user has
+/// withdrawn. Before its system call, a change through a snapshot taken
+/// before the last `replace` or `rescan` is judged in the set installed
+/// *now*: the root the snapshot chose for its target must still be
+/// installed (`scope_lost` otherwise), and the change is then made as a
+/// new snapshot would make it, so a root made read-only since refuses it
+/// (`read_only`), and so does a read-only root that a link or `..` carries
+/// it into. While nothing was replaced or rescanned, this costs one atomic
+/// load.
+///
+/// What [`replace`](Roots::replace) guarantees to operations in flight: an
+/// operation that passed its check before `replace` returned may still
+/// land; one that begins after `replace` returned never lands under the
+/// policy that `replace` withdrew. The window is one operation, never the
+/// rest of the request.
+///
+/// # What keeps plain-set rules
+///
+/// What the snapshot exposes of its set ([`set`](Self::set), the
+/// [`Deref`] to [`RootSet`] and every [`Root`] reached through it:
+/// `root(i)`, `root_named`, `roots`, `root_by_id`) keeps plain-set rules:
+/// it acts on the snapshot's set, is not judged against the installed
+/// set, and its files are untracked. Every operation of `RootSet` that can
+/// change the disk has a method of the same name here, so
+/// `snapshot.write_atomic(…)` is always the judged one; only an explicit
+/// `snapshot.set().write_atomic(…)`, or a `Root`'s own `create_new` or
+/// `open_with`, is not.
 ///
 /// [`Root`]: crate::Root
 pub struct Snapshot<'r> {
@@ -53,7 +79,10 @@ impl Snapshot<'_> {
         self.installed.generation()
     }
 
-    /// The set this snapshot sees (its files are untracked).
+    /// The set this snapshot sees. It keeps plain-set rules: its files are
+    /// untracked, and its operations, changes included, act on this set
+    /// without being judged against the set installed now (see
+    /// [What keeps plain-set rules](Snapshot#what-keeps-plain-set-rules)).
     pub fn set(&self) -> &RootSet {
         self.installed.set()
     }
@@ -68,21 +97,27 @@ impl Snapshot<'_> {
         self.open_with(target, OpenOptions::new())
     }
 
-    /// Creates a new file, tracked; see [`RootSet::create_new`].
+    /// Creates a new file, tracked; see [`RootSet::create_new`]. Judged in
+    /// the installed set as every change is (see [`Snapshot`]).
     ///
     /// # Errors
     ///
-    /// As [`open`](Self::open).
+    /// As [`open_with`](Self::open_with).
     pub fn create_new<T: Target + ?Sized>(&self, target: &T) -> Result<TrackedFile, Error> {
         self.open_with(target, OpenOptions::new().read(false).create(Create::New))
     }
 
     /// Opens a regular file with `options`, tracked; see
-    /// [`RootSet::open_with`].
+    /// [`RootSet::open_with`]. An open that may change the file (write,
+    /// append, truncate, create) is judged in the installed set before it
+    /// opens anything, as every change is (see [`Snapshot`]); a read-only
+    /// open reads the snapshot's set.
     ///
     /// # Errors
     ///
-    /// As [`open`](Self::open).
+    /// As [`open`](Self::open); for an open that may change the file,
+    /// `scope_lost` if its root has left the roots since the snapshot was
+    /// taken, and `read_only` if the root it acts under is read-only now.
     pub fn open_with<T: Target + ?Sized>(
         &self,
         target: &T,
@@ -90,8 +125,14 @@ impl Snapshot<'_> {
     ) -> Result<TrackedFile, Error> {
         let op = options.operation();
         let how = options.how();
-        let set = self.installed.set();
-        let selected = target.select(set, op).inspect_err(trace_denial)?;
+        let (set, baseline) = if how.changes() {
+            let judged = self.for_change(op, &[&target])?;
+            let seen = judged.seen;
+            (judged.set, seen)
+        } else {
+            (Judged::own(self).set, self.changes)
+        };
+        let selected = target.select(&set, op).inspect_err(trace_denial)?;
         let opened = ops::open::open_file(&selected, &how, op).inspect_err(trace_denial)?;
         // Registered under the root the file lies beneath: the one a walk
         // across roots landed in, when it did.
@@ -106,7 +147,7 @@ impl Snapshot<'_> {
             how.writes(),
         ));
         registry.register(root, handle.id, Arc::downgrade(&handle));
-        let recheck = match inner.changes.seen().since(self.changes) {
+        let recheck = match inner.changes.seen().since(baseline) {
             Since::Nothing => false,
             Since::Rescanned => true,
             Since::Replaced => match inner.installed().set().root_by_id(root) {
@@ -115,12 +156,12 @@ impl Snapshot<'_> {
             },
         };
         if recheck {
-            // A rescan ran since this snapshot was taken, or a replace that
-            // removed the handle's root (or, for a file opened for writing,
-            // made it read-only), and may have missed this handle (it
-            // registered after the registry was read): check it against the
-            // current set. Had only replaces that kept its root as it was
-            // run, none of them had to look at it.
+            // A rescan ran since the set this open was made in was read,
+            // or a replace that removed the handle's root (or, for a file
+            // opened for writing, made it read-only), and may have missed
+            // this handle (it registered after the registry was read):
+            // check it against the current set. Had only replaces that
+            // kept its root as it was run, none of them had to look at it.
             let mut report = RescanReport::default();
             revocation::check(&handle, inner.installed().set(), registry, &mut report);
             if let Some(revoked) = report.revoked.first() {
@@ -131,9 +172,67 @@ impl Snapshot<'_> {
     }
 }
 
-/// The operations that return no file: checked against the installed set,
-/// then run on the snapshot's set.
+/// The set an operation of a snapshot runs in, and the reading of the
+/// change counter it was chosen at.
+struct Judged<'a> {
+    set: SetRef<'a>,
+    seen: Seen,
+}
+
+/// The snapshot's own set, or the set installed when a change was judged.
+enum SetRef<'a> {
+    Own(&'a RootSet),
+    Installed(Arc<Installed>),
+}
+
+impl Deref for SetRef<'_> {
+    type Target = RootSet;
+
+    fn deref(&self) -> &RootSet {
+        match self {
+            Self::Own(set) => set,
+            Self::Installed(installed) => installed.set(),
+        }
+    }
+}
+
+impl<'a> Judged<'a> {
+    fn own(snapshot: &'a Snapshot<'_>) -> Self {
+        Self {
+            set: SetRef::Own(snapshot.installed.set()),
+            seen: snapshot.changes,
+        }
+    }
+}
+
+/// How the operations that return no file are judged: reads in the
+/// snapshot's set, changes in the installed one.
 impl Snapshot<'_> {
+    /// The set a change aimed at `targets` is made in, judged before its
+    /// system call: the snapshot's own while nothing was replaced or
+    /// rescanned since it was taken (one atomic load); otherwise the set
+    /// installed now, once the root the snapshot chooses for each target is
+    /// checked to be still in it (`scope_lost`). Running the change in that
+    /// set judges it by the current policy: the root it lands in (across a
+    /// link or `..` too) must be installed and writable there.
+    fn for_change(&self, op: Operation, targets: &[&dyn Target]) -> Result<Judged<'_>, Error> {
+        let inner = self.roots.inner_arc();
+        let seen = inner.changes.seen();
+        if seen.since(self.changes) == Since::Nothing {
+            return Ok(Judged::own(self));
+        }
+        // Loaded after the counter was read: at least as new as the last
+        // replace that counted before it.
+        let installed = inner.installed();
+        for target in targets {
+            self.still_installed(*target, op, installed.set())?;
+        }
+        Ok(Judged {
+            set: SetRef::Installed(installed),
+            seen,
+        })
+    }
+
     /// Refuses (`scope_lost`) an operation whose root has left the
     /// installed set since this snapshot was taken. Free while nothing was
     /// replaced or rescanned.
@@ -142,15 +241,22 @@ impl Snapshot<'_> {
         if inner.changes.seen().since(self.changes) == Since::Nothing {
             return Ok(());
         }
+        self.still_installed(&target, op, inner.installed().set())
+    }
+
+    /// `Ok` when the root this snapshot chooses for `target` is in
+    /// `installed`, or when it chooses none (the operation itself then
+    /// reports why); `scope_lost` otherwise.
+    fn still_installed(
+        &self,
+        target: &dyn Target,
+        op: Operation,
+        installed: &RootSet,
+    ) -> Result<(), Error> {
         let Ok(selected) = target.select(self.installed.set(), op) else {
-            return Ok(()); // the operation itself reports why
+            return Ok(());
         };
-        if inner
-            .installed()
-            .set()
-            .root_by_id(selected.root.id)
-            .is_some()
-        {
+        if installed.root_by_id(selected.root.id).is_some() {
             return Ok(());
         }
         let error = Error::new(ErrorKind::ScopeLost, op, selected.input)
@@ -223,52 +329,58 @@ impl Snapshot<'_> {
         self.set().walk(target, limits)
     }
 
-    /// Creates a directory; see [`RootSet::create_dir`].
+    /// Creates a directory; see [`RootSet::create_dir`]. Judged in the
+    /// installed set, as every change is (see [`Snapshot`]).
     ///
     /// # Errors
     ///
-    /// As [`read_dir`](Self::read_dir).
+    /// As `RootSet::create_dir`; `scope_lost` if its root has left the
+    /// roots since the snapshot was taken; `read_only` if the root it acts
+    /// under is read-only now.
     pub fn create_dir<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
-        self.in_scope(target, Operation::CreateDir)?;
-        self.set().create_dir(target)
+        let judged = self.for_change(Operation::CreateDir, &[&target])?;
+        judged.set.create_dir(target)
     }
 
     /// Creates a directory and its missing ancestors; see
-    /// [`RootSet::create_dir_all`].
+    /// [`RootSet::create_dir_all`]. Judged as [`create_dir`](Self::create_dir).
     ///
     /// # Errors
     ///
-    /// As [`read_dir`](Self::read_dir).
+    /// As [`create_dir`](Self::create_dir).
     pub fn create_dir_all<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
-        self.in_scope(target, Operation::CreateDir)?;
-        self.set().create_dir_all(target)
+        let judged = self.for_change(Operation::CreateDir, &[&target])?;
+        judged.set.create_dir_all(target)
     }
 
-    /// Removes a file; see [`RootSet::remove_file`].
+    /// Removes a file; see [`RootSet::remove_file`]. Judged as
+    /// [`create_dir`](Self::create_dir).
     ///
     /// # Errors
     ///
-    /// As [`read_dir`](Self::read_dir).
+    /// As [`create_dir`](Self::create_dir).
     pub fn remove_file<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
-        self.in_scope(target, Operation::Remove)?;
-        self.set().remove_file(target)
+        let judged = self.for_change(Operation::Remove, &[&target])?;
+        judged.set.remove_file(target)
     }
 
-    /// Removes an empty directory; see [`RootSet::remove_dir`].
+    /// Removes an empty directory; see [`RootSet::remove_dir`]. Judged as
+    /// [`create_dir`](Self::create_dir).
     ///
     /// # Errors
     ///
-    /// As [`read_dir`](Self::read_dir).
+    /// As [`create_dir`](Self::create_dir).
     pub fn remove_dir<T: Target + ?Sized>(&self, target: &T) -> Result<(), Error> {
-        self.in_scope(target, Operation::Remove)?;
-        self.set().remove_dir(target)
+        let judged = self.for_change(Operation::Remove, &[&target])?;
+        judged.set.remove_dir(target)
     }
 
-    /// Renames without replacing; see [`RootSet::rename`].
+    /// Renames without replacing; see [`RootSet::rename`]. Judged as
+    /// [`create_dir`](Self::create_dir), both ends.
     ///
     /// # Errors
     ///
-    /// As [`read_dir`](Self::read_dir), for either end.
+    /// As [`create_dir`](Self::create_dir), for either end.
     pub fn rename<F, T>(&self, from: &F, to: &T) -> Result<(), Error>
     where
         F: Target + ?Sized,
@@ -278,43 +390,45 @@ impl Snapshot<'_> {
     }
 
     /// Renames, choosing whether to replace; see [`RootSet::rename_with`].
+    /// Judged as [`create_dir`](Self::create_dir), both ends.
     ///
     /// # Errors
     ///
-    /// As [`read_dir`](Self::read_dir), for either end.
+    /// As [`create_dir`](Self::create_dir), for either end.
     pub fn rename_with<F, T>(&self, from: &F, to: &T, overwrite: Overwrite) -> Result<(), Error>
     where
         F: Target + ?Sized,
         T: Target + ?Sized,
     {
-        self.in_scope(from, Operation::Rename)?;
-        self.in_scope(to, Operation::Rename)?;
-        self.set().rename_with(from, to, overwrite)
+        let judged = self.for_change(Operation::Rename, &[&from, &to])?;
+        judged.set.rename_with(from, to, overwrite)
     }
 
     /// Replaces a file's content atomically; see [`RootSet::write_atomic`].
+    /// Judged as [`create_dir`](Self::create_dir).
     ///
     /// # Errors
     ///
-    /// As [`read_dir`](Self::read_dir).
+    /// As [`create_dir`](Self::create_dir).
     pub fn write_atomic<T: Target + ?Sized>(&self, target: &T, data: &[u8]) -> Result<(), Error> {
-        self.in_scope(target, Operation::WriteAtomic)?;
-        self.set().write_atomic(target, data)
+        let judged = self.for_change(Operation::WriteAtomic, &[&target])?;
+        judged.set.write_atomic(target, data)
     }
 
-    /// Copies a file to a new name; see [`RootSet::copy`].
+    /// Copies a file to a new name; see [`RootSet::copy`]. Judged as
+    /// [`create_dir`](Self::create_dir): the source's root must still be
+    /// installed, and the destination is judged by the current policy.
     ///
     /// # Errors
     ///
-    /// As [`read_dir`](Self::read_dir), for either end.
+    /// As [`create_dir`](Self::create_dir), for either end.
     pub fn copy<F, T>(&self, from: &F, to: &T) -> Result<u64, Error>
     where
         F: Target + ?Sized,
         T: Target + ?Sized,
     {
-        self.in_scope(from, Operation::Copy)?;
-        self.in_scope(to, Operation::Copy)?;
-        self.set().copy(from, to)
+        let judged = self.for_change(Operation::Copy, &[&from, &to])?;
+        judged.set.copy(from, to)
     }
 }
 
@@ -333,6 +447,13 @@ impl Roots {
     }
 }
 
+/// The snapshot's set, with plain-set rules: every method of [`RootSet`]
+/// that a `Snapshot` does not define itself (the accessors `roots`,
+/// `root(i)`, `root_named`, `root_by_id`, `rejected`, `len`, …) acts on the
+/// snapshot's set and is not judged against the installed one; the
+/// operations of a [`Root`](crate::Root) reached so are not either. Every
+/// operation that can change the disk is a `Snapshot` method of its own and
+/// is judged (see [`Snapshot`]).
 impl Deref for Snapshot<'_> {
     type Target = RootSet;
 
