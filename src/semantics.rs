@@ -193,7 +193,7 @@
 //! | `already_exists` | a create onto an existing name, including a dangling symlink |
 //! | `symlink_loop` | too many links, or a link where none may be followed |
 //! | `root_gone` | the selected root no longer names its pinned directory |
-//! | `scope_lost` | a tracked handle was revoked, or an old snapshot aimed beneath a removed root |
+//! | `scope_lost` | a tracked handle was revoked, or an old snapshot aimed beneath a removed root (section 13) |
 //! | `no_roots` | no set installed yet, or the set is empty |
 //! | `read_only` | a mutation (create, write or truncate open, remove, create a directory, either end of a rename, atomic write, copy destination) beneath a root the policy makes read-only |
 //! | `invalid_path` | a path refused for its form: too long, a component too long; on Windows a verbatim or device path, a name Windows would alias or read as a device (section 12) |
@@ -275,6 +275,38 @@
 //! Windows: a root with it is refused (`io`) at every open rather than run
 //! weaker. A root's directory is held without `FILE_SHARE_DELETE`, so
 //! Windows refuses to rename or remove it while the set holds it.
+//!
+//! # 13. Requests while the roots change
+//!
+//! A [`Snapshot`](crate::Snapshot) ([`Roots::load`](crate::Roots::load),
+//! one per request) *reads* the set installed when it was taken: one view
+//! per request. Once a [`replace`](crate::Roots::replace) or a
+//! [`rescan`](crate::Roots::rescan) has removed a root, every operation of
+//! an older snapshot aimed beneath it is `scope_lost`, and the files opened
+//! beneath it are revoked.
+//!
+//! No *change* lands under a policy the user has withdrawn. Every change
+//! through a snapshot (creating, writing, truncating, removing or renaming,
+//! an atomic write, a copy, and every open that may change a file) is
+//! judged before its system call in the set installed *now*: the root the
+//! snapshot chose must still be installed (`scope_lost` otherwise), and
+//! the change is then made in the installed set, so it is refused
+//! (`read_only`) when the root it acts under, or a root a link or `..`
+//! carries it into, is read-only now. A truncating open is judged before
+//! anything is opened. A file opened for writing is revoked (`read_only`)
+//! when its root becomes read-only.
+//!
+//! What `replace` guarantees to operations in flight: an operation that
+//! passed its check before `replace` returned may still land; one that
+//! begins after `replace` returned never lands under the policy it
+//! withdrew. The same holds for `rescan`.
+//!
+//! What a snapshot exposes of its plain set ([`Snapshot::set`](crate::Snapshot::set),
+//! its `Deref` to [`RootSet`](crate::RootSet), and the operations of a [`Root`](crate::Root)
+//! reached through it with [`RootSet::root`] or [`RootSet::root_named`])
+//! keeps plain-set rules: it acts on the snapshot's set and is not judged
+//! against the installed one. Every operation of `RootSet` that can change
+//! the disk has a `Snapshot` method of the same name, which is judged.
 //!
 //! [`RootSet::root`]: crate::RootSet::root
 //! [`RootSet::root_named`]: crate::RootSet::root_named

@@ -241,6 +241,20 @@ impl Roots {
     /// [`Snapshot`](crate::Snapshot) still holds it (so readers never pay for it); until
     /// then its root directories stay open.
     ///
+    /// # Operations in flight
+    ///
+    /// The new set is installed, and counted, before the handles are
+    /// settled and before this returns. An operation that passed its check
+    /// before `replace` returned may still land; one that begins after
+    /// `replace` returned never lands under the policy it withdrew: a
+    /// change through a snapshot taken earlier is judged in the new set
+    /// before its system call (`scope_lost` under a root it removed,
+    /// `read_only` under a root it made read-only), and a file opened for
+    /// writing under a root it made read-only or removed is revoked before
+    /// this returns. Reads through an older snapshot keep that snapshot's
+    /// set, except beneath a removed root (`scope_lost`); see
+    /// [`Snapshot`](crate::Snapshot).
+    ///
     /// # Platform behavior
     ///
     /// Walking up from a root needs `statx` mount ids (Linux 5.8+); without
@@ -299,6 +313,9 @@ impl Roots {
             roots_gone: gone(&installed),
             ..RescanReport::default()
         };
+        // Installed, then counted: an operation that reads the count after
+        // this (every one that begins after `replace` returns) acts on this
+        // set or a newer one.
         let before = self.inner.current.swap(installed.clone());
         self.inner.changes.replaced();
         let mut judge = departed::Judge::new(&installed.set);

@@ -469,3 +469,41 @@ impl std::fmt::Debug for Snapshot<'_> {
             .finish_non_exhaustive()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The names of the `pub fn`s in `source` whose signature (up to its
+    /// body) takes a [`Target`](crate::set::Target): the operations.
+    fn operations(source: &str) -> Vec<&str> {
+        let mut names = Vec::new();
+        for (at, _) in source.match_indices("pub fn ") {
+            let rest = &source[at + "pub fn ".len()..];
+            let name_end = rest.find(['<', '(']).unwrap_or(0);
+            let signature = &rest[..rest.find('{').unwrap_or(rest.len())];
+            if signature.contains("Target") {
+                names.push(&rest[..name_end]);
+            }
+        }
+        names
+    }
+
+    /// Every operation of `RootSet` (the mutating ones above all) has a
+    /// `Snapshot` method of the same name, so none is reached through
+    /// `Deref` without the snapshot's checks.
+    #[test]
+    fn a_snapshot_shadows_every_operation_of_a_set() {
+        let set = operations(include_str!("../set/root_set.rs"));
+        let snapshot = operations(include_str!("snapshot.rs"));
+        for name in [
+            "write_atomic",
+            "rename_with",
+            "copy",
+            "create_dir_all",
+            "open_with",
+        ] {
+            assert!(set.contains(&name), "{name} is an operation of RootSet");
+        }
+        let missing: Vec<_> = set.iter().filter(|n| !snapshot.contains(n)).collect();
+        assert!(missing.is_empty(), "not shadowed by Snapshot: {missing:?}");
+    }
+}

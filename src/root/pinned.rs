@@ -28,6 +28,13 @@ impl fmt::Debug for RootId {
 /// Its operations take paths *relative to the root* and resolve them beneath
 /// its directory handle; an absolute path or a `..` that leaves the root is
 /// refused (`outside_roots`).
+///
+/// A root reached through a [`Snapshot`](crate::Snapshot) (`root(i)`,
+/// `root_named`, `roots`, `root_by_id`) keeps plain-set rules: its
+/// operations, its `create_new` and `open_with` included, act with the
+/// policy it had when its set was built and are not judged against a set
+/// installed since. For changes that must follow the user's current
+/// policy, use the snapshot's own operations.
 pub struct Root {
     pub(crate) id: RootId,
     pub(crate) name: Option<Box<str>>,

@@ -146,16 +146,26 @@ impl RootSet {
     }
 
     /// The accepted roots, in the client's order.
+    ///
+    /// Reached through a [`Snapshot`](crate::Snapshot) (by `Deref`), this
+    /// and the other accessors of a root (`root`, `root_named`,
+    /// `root_by_id`) give the snapshot's own roots, with plain-set rules:
+    /// a [`Root`]'s operations are not judged against the set installed
+    /// since.
     pub fn roots(&self) -> &[Arc<Root>] {
         &self.roots
     }
 
-    /// The `i`-th accepted root, counting in the client's order.
+    /// The `i`-th accepted root, counting in the client's order (through a
+    /// [`Snapshot`](crate::Snapshot): the snapshot's own, with plain-set
+    /// rules; see [`roots`](Self::roots)).
     pub fn root(&self, i: usize) -> Option<&Root> {
         self.roots.get(i).map(|r| &**r)
     }
 
-    /// The one accepted root the client named `name`.
+    /// The one accepted root the client named `name` (through a
+    /// [`Snapshot`](crate::Snapshot): the snapshot's own, with plain-set
+    /// rules; see [`roots`](Self::roots)).
     ///
     /// # Errors
     ///
@@ -214,7 +224,9 @@ impl RootSet {
     }
 
     /// The accepted root with identity `id`, if the set has one (a
-    /// [`ScopedPath`]'s root, or a [`TrackedFile`](crate::TrackedFile)'s).
+    /// [`ScopedPath`]'s root, or a [`TrackedFile`](crate::TrackedFile)'s;
+    /// through a [`Snapshot`](crate::Snapshot), the snapshot's own, with
+    /// plain-set rules: see [`roots`](Self::roots)).
     pub fn root_by_id(&self, id: RootId) -> Option<&Root> {
         self.by_id.get(&id).map(|&i| &*self.roots[i])
     }
