@@ -107,7 +107,11 @@
 //! [`MountPoints`](crate::MountPoints), [`HardLinks`](crate::HardLinks)):
 //! every root of every set [`Roots`](crate::Roots) hands out, clipped,
 //! relocated, re-listed or request-scoped, carries at least the policy's,
-//! and a client set can only make it stricter.
+//! and a client set can only make it stricter. A set carries the hardening
+//! it was asked for (read-only included) whichever of its roots were
+//! accepted: when a set's roots are judged again under a ceiling
+//! ([`Roots::replace`](crate::Roots::replace), [`Roots::scoped`](crate::Roots::scoped)),
+//! those rejected when it was built come back with it too.
 //!
 //! Read-only roots are part of that policy ([`Writes`](crate::Writes)):
 //! for every root ([`RootsBuilder::writes`](crate::RootsBuilder::writes)),

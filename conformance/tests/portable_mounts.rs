@@ -11,36 +11,10 @@ mod common;
 mod portable_support;
 
 use std::os::unix::fs::symlink;
-use std::process::Command;
 
+use common::mounts::Mounts;
 use mcp_roots::{MountPoints, RootSet};
 use portable_support::reason;
-
-/// Mounts made for a test, lazily unmounted when it ends.
-struct Mounts(Vec<String>);
-
-impl Mounts {
-    /// Runs `mount ARGS... AT`; false if mounting is not allowed here.
-    fn mount(&mut self, args: &[&str], at: &str) -> bool {
-        let ok = Command::new("mount")
-            .args(args)
-            .arg(at)
-            .output()
-            .is_ok_and(|out| out.status.success());
-        if ok {
-            self.0.push(at.to_owned());
-        }
-        ok
-    }
-}
-
-impl Drop for Mounts {
-    fn drop(&mut self) {
-        for at in self.0.iter().rev() {
-            let _ = Command::new("umount").arg("-l").arg(at).status();
-        }
-    }
-}
 
 /// `T/root` with `x.txt`, `sub/`, `bound/` (a bind mount of `T/elsewhere`,
 /// same file system) and `tmp/` (a tmpfs); links into both.
@@ -58,7 +32,7 @@ impl Fixture {
         );
         symlink("bound/e.txt", tree.p("root/to_bound")).expect("symlink");
         symlink("tmp", tree.p("root/to_tmp")).expect("symlink");
-        let mut mounts = Mounts(Vec::new());
+        let mut mounts = Mounts::default();
         let elsewhere = tree.p("elsewhere");
         if !mounts.mount(&["--bind", &elsewhere], &tree.p("root/bound")) {
             eprintln!("skipped: `mount --bind` is not allowed here");

@@ -121,6 +121,7 @@ impl RootsBuilder {
             (writable_dirs, read_only_dirs) => Some(ceiling::settle(RootSet::concat(
                 ceiling_set(writable_dirs.unwrap_or_default(), hardening),
                 ceiling_set(read_only_dirs, read_only),
+                hardening,
             ))),
         };
         for rejected in ceiling.iter().flat_map(RootSet::rejected) {

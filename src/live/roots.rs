@@ -15,7 +15,7 @@ use crate::live::report::RescanReport;
 use crate::live::revocation;
 use crate::live::revocation::Fate;
 use crate::live::revocation::departed;
-use crate::options::hardening::Writes;
+use crate::options::hardening::{Hardening, Writes};
 use crate::root::Root;
 use crate::set::RootSet;
 use crate::set::builder::RootSetBuilder;
@@ -26,7 +26,7 @@ use crate::sys::FdPaths;
 impl Roots {
     /// The session's roots under `policy`, with no set installed yet.
     pub(crate) fn with_policy(policy: Policy, identity: RootIdentity) -> Self {
-        let installed = Installed::assemble(0, Vec::new(), Vec::new());
+        let installed = Installed::assemble(0, Vec::new(), Vec::new(), policy.hardening);
         Self {
             inner: Arc::new(Inner {
                 policy,
@@ -154,7 +154,14 @@ pub(crate) struct Installed {
 }
 
 impl Installed {
-    fn assemble(generation: u64, pinned: Vec<Pin>, base: Vec<Rejected>) -> Self {
+    /// The set of the `pinned` roots that are present, asked to carry
+    /// `hardening` (the hardening of the set it was made from).
+    fn assemble(
+        generation: u64,
+        pinned: Vec<Pin>,
+        base: Vec<Rejected>,
+        hardening: Hardening,
+    ) -> Self {
         let mut rejected = base.clone();
         for pin in pinned.iter().filter(|pin| !pin.present) {
             let error = Error::new(ErrorKind::RootGone, Operation::AddRoot, pin.root.uri());
@@ -166,7 +173,7 @@ impl Installed {
             .filter(|pin| !pin.present)
             .map(|pin| &pin.root);
         let present = present.map(|pin| pin.root.clone());
-        let set = RootSet::assemble(present.collect(), rejected).with_gone(gone);
+        let set = RootSet::assemble(present.collect(), rejected, hardening).with_gone(gone);
         Self {
             generation,
             pinned,
@@ -267,7 +274,11 @@ impl Roots {
     /// policy could judge it. Under a ceiling its handles are therefore not
     /// used: every listed root (accepted or rejected) is judged again from
     /// its URI and opened beneath the ceiling, as
-    /// [`replace_list`](Self::replace_list) does. Prefer `replace_list` or
+    /// [`replace_list`](Self::replace_list) does, with the hardening the set
+    /// was built with ([`RootSetBuilder::writes`](crate::RootSetBuilder::writes),
+    /// `symlinks`, `mount_points`, `hard_links`), whichever of its roots
+    /// were accepted: a read-only set whose roots were all rejected when it
+    /// was built (they did not exist yet) comes back read-only. Prefer `replace_list` or
     /// [`replace_uris`](Self::replace_uris) there: they never open anything
     /// outside the ceiling because a client named it.
     pub fn replace(&self, client: RootSet) -> RescanReport {
@@ -307,6 +318,7 @@ impl Roots {
             generation,
             pinned,
             effective.rejected().to_vec(),
+            effective.hardening(),
         ));
         let mut report = RescanReport {
             generation,
@@ -396,6 +408,7 @@ impl Roots {
                 old.generation + 1,
                 pinned,
                 old.base_rejected.clone(),
+                old.set.hardening(),
             ));
             retire(&mut writer, self.inner.current.swap(installed.clone()));
             installed
@@ -424,9 +437,10 @@ impl Roots {
     /// hardening), *without* installing it: for roots that arrive with one
     /// request (the 2026-07-28 revision) and must not become the session's
     /// boundary. Under a ceiling the set's roots are judged again and
-    /// opened beneath it, as for [`replace`](Self::replace); prefer
-    /// [`scoped_list`](Self::scoped_list). Files opened through it are
-    /// untracked.
+    /// opened beneath it, as for [`replace`](Self::replace), with the
+    /// hardening the set was built with whichever of its roots were
+    /// accepted; prefer [`scoped_list`](Self::scoped_list). Files opened
+    /// through it are untracked.
     pub fn scoped(&self, client: RootSet) -> RootSet {
         self.inner.policy.admit_set(client)
     }

@@ -159,7 +159,7 @@ impl RootSetBuilder {
                 Err(error) => rejected.push(Rejected::new(name, budget.explain(error, position))),
             }
         }
-        RootSet::assemble(roots, rejected)
+        RootSet::assemble(roots, rejected, hardening)
     }
 
     /// Adds a root, named or not.

@@ -143,5 +143,5 @@ pub(crate) fn settle(dirs: RootSet) -> RootSet {
             }
         }
     }
-    RootSet::assemble(roots, rejected)
+    RootSet::assemble(roots, rejected, dirs.hardening())
 }

@@ -41,10 +41,13 @@ impl Policy {
     /// roots are kept, raised to the policy's hardening; under a ceiling
     /// every listed root (accepted or rejected) is judged again from its URI
     /// and opened beneath the ceiling, and the caller's handles are not used.
+    /// Either way the result asks for at least the hardening the set was
+    /// built with, whichever of its roots were accepted (a set whose roots
+    /// were all rejected still asks for what its builder asked).
     pub(crate) fn admit_set(&self, client: RootSet) -> RootSet {
         if self.ceiling.is_some() {
             let mut list = RootSetBuilder::new();
-            let mut hardening = Hardening::default();
+            let mut hardening = client.hardening();
             for root in client.roots() {
                 hardening = hardening.stricter(root.hardening);
                 list = list.entry(root.name(), root.uri());
@@ -65,7 +68,7 @@ impl Policy {
                 }
             }
         }
-        RootSet::assemble(roots, rejected)
+        RootSet::assemble(roots, rejected, client.hardening().stricter(self.hardening))
     }
 
     /// The policy of the `Roots` that holds one request's set: this
@@ -86,9 +89,9 @@ impl Policy {
         match (&self.ceiling, self.without_roots) {
             (Some(ceiling), EmptyRoots::Ceiling) => {
                 let roots: Vec<Arc<_>> = ceiling.roots().to_vec();
-                RootSet::assemble(roots, Vec::new())
+                RootSet::assemble(roots, Vec::new(), self.hardening)
             }
-            _ => RootSet::assemble(Vec::new(), Vec::new()),
+            _ => RootSet::assemble(Vec::new(), Vec::new(), self.hardening),
         }
     }
 }

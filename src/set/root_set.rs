@@ -15,6 +15,7 @@ use crate::ops::open::Plan;
 use crate::ops::read_dir::ReadDir;
 use crate::ops::walk::{Walk, WalkLimits};
 use crate::options::Overwrite;
+use crate::options::hardening::Hardening;
 use crate::options::{Create, OpenOptions};
 use crate::parse::input;
 use crate::root::ScopedPath;
@@ -67,6 +68,11 @@ pub struct RootSet {
     /// Paths of pinned roots that are gone: selecting one is `root_gone`.
     gone: PathIndex,
     by_id: HashMap<RootId, usize>,
+    /// The hardening the set was asked to give its roots (its builder's,
+    /// raised to the policy's floor where it was admitted), kept whichever
+    /// of its roots were accepted: admitting the set again (under a
+    /// ceiling, its rejected roots too) asks for the same.
+    hardening: Hardening,
 }
 
 /// A root that grants nothing, with the reason.
@@ -111,8 +117,13 @@ impl Rejected {
 }
 
 impl RootSet {
-    /// A set of already-open roots (in the client's order) and rejections.
-    pub(crate) fn assemble(roots: Vec<Arc<Root>>, rejected: Vec<Rejected>) -> Self {
+    /// A set of already-open roots (in the client's order) and rejections,
+    /// asked to carry `hardening` (see [`hardening`](Self::hardening)).
+    pub(crate) fn assemble(
+        roots: Vec<Arc<Root>>,
+        rejected: Vec<Rejected>,
+        hardening: Hardening,
+    ) -> Self {
         let mut by_id = HashMap::with_capacity(roots.len());
         let mut index = PathIndex::default();
         let mut physical = PathIndex::default();
@@ -132,17 +143,24 @@ impl RootSet {
             physical,
             gone: PathIndex::default(),
             by_id,
+            hardening,
         }
     }
 
+    /// The hardening this set was asked to give its roots, whichever of
+    /// them were accepted.
+    pub(crate) fn hardening(&self) -> Hardening {
+        self.hardening
+    }
+
     /// The roots and rejections of `first`, then those of `second`, in one
-    /// set (their handles shared).
-    pub(crate) fn concat(first: RootSet, second: RootSet) -> Self {
+    /// set (their handles shared) asked to carry `hardening`.
+    pub(crate) fn concat(first: RootSet, second: RootSet, hardening: Hardening) -> Self {
         let mut roots = first.roots;
         roots.extend(second.roots);
         let mut rejected = first.rejected;
         rejected.extend(second.rejected);
-        Self::assemble(roots, rejected)
+        Self::assemble(roots, rejected, hardening)
     }
 
     /// The accepted roots, in the client's order.

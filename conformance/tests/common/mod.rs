@@ -4,6 +4,8 @@
 #![allow(dead_code)] // each test binary uses a different subset
 
 pub(crate) mod capture;
+#[cfg(target_os = "linux")]
+pub(crate) mod mounts;
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
