@@ -183,7 +183,7 @@ fn no_change_that_began_after_a_read_only_replace_returned_lands() {
             };
             let mut switches = 0;
             while switches < SWITCHES && start.elapsed() < TIME_LIMIT {
-                if switches % 2 == 0 {
+                if switches.is_multiple_of(2) {
                     roots.replace(read_only.clone().build());
                 } else {
                     roots.replace_list(read_only.clone());
@@ -192,7 +192,7 @@ fn no_change_that_began_after_a_read_only_replace_returned_lands() {
                 phase.0.store(2 * switches + 1, Ordering::SeqCst);
                 dwell();
                 phase.0.store(2 * switches + 2, Ordering::SeqCst);
-                if switches % 2 == 0 {
+                if switches.is_multiple_of(2) {
                     roots.replace(writable.clone());
                 } else {
                     roots.replace_uris([root.as_str()]);
@@ -218,8 +218,8 @@ fn no_change_that_began_after_a_read_only_replace_returned_lands() {
                 let change = CHANGES[i % CHANGES.len()];
                 // Every third change through a snapshot taken earlier
                 // (renewed now and then, so it straddles switches).
-                let through_old = i % 3 == 0;
-                if i % 11 == 0 {
+                let through_old = i.is_multiple_of(3);
+                if i.is_multiple_of(11) {
                     old = writer.roots.load();
                 }
                 let began = phase.now();
@@ -233,7 +233,7 @@ fn no_change_that_began_after_a_read_only_replace_returned_lands() {
                 tried.fetch_add(1, Ordering::SeqCst);
                 counts.total += 1;
                 counts.landed += u64::from(landed);
-                if began == ended && began % 2 == 0 {
+                if began == ended && began.is_multiple_of(2) {
                     counts.during_writable.0 += 1;
                     counts.during_writable.1 += u64::from(landed);
                 }
