@@ -86,6 +86,22 @@
 //! later: a new `roots/list` answer brings it in. No operation removes,
 //! renames or replaces a root of the set, whichever root judged the path.
 //!
+//! A root is shown ([`Root::path`](crate::Root::path), and every
+//! [`ScopedPath::to_uri`](crate::ScopedPath::to_uri) below it) by a path
+//! that names the directory that was opened, so a URI handed back names
+//! the file that was opened: its path as given, cleaned of `.` and
+//! repeated separators, when that is so. A raw path given with a `..` is
+//! shown cleaned only when the cleaned path names the same directory as
+//! the kernel resolves it; otherwise (a symlink before the `..`:
+//! `T/l/../b` with `T/l -> x/y` is `T/x/b`, not `T/b`; `/tmp/../x` on
+//! macOS is `/private/x`) it is shown by its physical path. The check is
+//! made when the set is built and again when a later set takes the root
+//! over; beneath a ceiling directory it looks only beneath that
+//! directory. (On Windows, Win32 removes `..` as text before the file
+//! system sees it, so the cleaned path names the directory.) A URI root
+//! has no such case: its dot segments are removed as text (section 2),
+//! so its path has no `..` left for the disk.
+//!
 //! # 7. File types
 //!
 //! Only regular files and directories are opened. A FIFO, socket or device
