@@ -2,8 +2,9 @@
 //!
 //! It borrows the input and allocates only when an escape must be decoded or
 //! a dot segment removed. It refuses, rather than repairs, everything a
-//! lenient parser would normalise away: raw `\`, raw control characters,
-//! malformed escapes, escapes that decode to `/`, `\` or NUL, non-UTF-8
+//! lenient parser would normalise away: raw `\`, raw control characters
+//! (every Unicode `Cc`: C0, DEL and C1) and raw line and paragraph
+//! separators (U+2028, U+2029), malformed escapes, escapes that decode to `/`, `\` or NUL, non-UTF-8
 //! bytes, hosts other than `localhost`, userinfo and ports.
 
 use std::borrow::Cow;
@@ -87,6 +88,9 @@ const REFUSED: u8 = 1;
 const QUERY: u8 = 2;
 const ESCAPE: u8 = 3;
 const DOT: u8 = 4;
+/// The lead byte of a two- or three-byte character that may be refused:
+/// `0xC2` (C1 controls, U+0080–U+009F) and `0xE2` (U+2028, U+2029).
+const LEAD: u8 = 5;
 
 /// The class of each byte for [`scan`].
 static CLASS: [u8; 256] = {
@@ -102,10 +106,13 @@ static CLASS: [u8; 256] = {
     table[b'#' as usize] = QUERY;
     table[b'%' as usize] = ESCAPE;
     table[b'.' as usize] = DOT;
+    table[0xC2] = LEAD;
+    table[0xE2] = LEAD;
     table
 };
 
-/// One pass: refuses raw control characters and backslashes anywhere,
+/// One pass: refuses raw control characters (C0, DEL, C1), raw U+2028 and
+/// U+2029, and backslashes anywhere,
 /// finds where the query or fragment starts, and whether the part before it
 /// needs decoding (an escape or a dot segment).
 fn scan(bytes: &[u8]) -> Result<Scan, &'static str> {
@@ -126,6 +133,10 @@ fn scan(bytes: &[u8]) -> Result<Scan, &'static str> {
         let Some(&b) = bytes.get(i) else { break };
         match CLASS[usize::from(b)] {
             REFUSED => return Err("raw control character or backslash"),
+            LEAD if refused_char(&bytes[i..]) => {
+                return Err("raw control character or line or paragraph separator");
+            }
+            LEAD => {}
             QUERY => {
                 end.get_or_insert(i);
             }
@@ -161,9 +172,23 @@ fn has_byte(x: u64, b: u8) -> bool {
     has_below(x ^ (ONES * u64::from(b)), 1)
 }
 
-/// Whether no byte of `x` is special for [`scan`] (all are [`PLAIN`]).
+/// Whether `bytes`, starting at a [`LEAD`] byte of a UTF-8 string, start
+/// with a C1 control (`C2 80`–`C2 9F`), U+2028 (`E2 80 A8`) or U+2029
+/// (`E2 80 A9`).
+fn refused_char(bytes: &[u8]) -> bool {
+    match bytes {
+        [0xC2, 0x80..=0x9F, ..] => true,
+        [0xE2, 0x80, 0xA8 | 0xA9, ..] => true,
+        _ => false,
+    }
+}
+
+/// Whether no byte of `x` is special for [`scan`] (all are [`PLAIN`] ASCII;
+/// a word with a non-ASCII byte is scanned byte by byte, so that the
+/// [`LEAD`] bytes are seen).
 fn plain_word(x: u64) -> bool {
-    !(has_below(x, 0x20)
+    !(x & HIGHS != 0
+        || has_below(x, 0x20)
         || has_byte(x, 0x7f)
         || has_byte(x, b'\\')
         || has_byte(x, b'?')
@@ -307,6 +332,54 @@ mod tests {
     }
 
     #[test]
+    fn other_characters_with_the_lead_bytes_are_names() {
+        // U+00A0–U+00BF share C1's lead byte, U+2000–U+2FFF U+2028's.
+        for name in [
+            "\u{a0}",
+            "\u{a9}",
+            "\u{bf}",
+            "\u{2027}",
+            "\u{202a}",
+            "\u{2030}",
+            "\u{20ac}",
+            "\u{2fff}",
+            "caf\u{e9}",
+            "\u{4e2d}\u{6587}",
+        ] {
+            assert_eq!(
+                ok(&format!("file:///a/{name}")),
+                format!("/a/{name}"),
+                "{name:?}"
+            );
+        }
+        // Percent-encoded, the refused characters are names like any other.
+        assert_eq!(ok("file:///a/n%C2%85l"), "/a/n\u{85}l");
+        assert_eq!(ok("file:///a/%E2%80%A8"), "/a/\u{2028}");
+        assert_eq!(ok("file:///a/%E2%80%A9"), "/a/\u{2029}");
+    }
+
+    #[test]
+    fn the_byte_scan_refuses_exactly_the_controls_and_separators() {
+        // Every character at every position of an eight-byte word: the
+        // scan refuses it raw exactly when it is a control (`Cc`) or
+        // U+2028/U+2029, or one of the ASCII bytes refused for themselves.
+        let refused = |c: char| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\\');
+        let chars = (0u32..0x300)
+            .chain(0x2000..0x2100)
+            .filter_map(char::from_u32);
+        for c in chars {
+            for pad in 0..9 {
+                let uri = format!("file:///{}{c}", "a".repeat(pad));
+                let rejected = super::file_uri(&uri).is_err();
+                let special = matches!(c, '%' | '?' | '#' | '.' | '/');
+                if !special {
+                    assert_eq!(rejected, refused(c), "{c:?} after {pad}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn malformed_input_is_refused() {
         for bad in [
             "file://host/a",
@@ -328,6 +401,18 @@ mod tests {
             "file:///a/.\t./b",
             "file:///a\\b",
             "file:///a/b\n",
+            // Every Unicode control raw (C1 included), and the line and
+            // paragraph separators, anywhere: path, query, fragment.
+            "file:///a/n\u{85}l",
+            "file:///a/\u{80}",
+            "file:///a/\u{9f}x",
+            "file:///\u{9b}31m",
+            "file:///a/b\u{2028}c",
+            "file:///a/b\u{2029}",
+            "file:///a/b?\u{85}",
+            "file:///a/b#\u{2028}",
+            "file:///a/caf\u{e9}/\u{85}",
+            "file:///a/\u{4e2d}\u{6587}\u{85}.txt",
         ] {
             assert!(file_uri_path(bad).is_err(), "{bad:?} accepted");
         }
