@@ -161,15 +161,20 @@ fn scan(bytes: &[u8]) -> Result<Scan, &'static str> {
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
+const LOWS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
-/// Whether any byte of `x` is below `n` (n <= 128; exact as a yes/no).
-fn has_below(x: u64, n: u8) -> bool {
-    x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS != 0
+/// Nonzero (in the high bits) iff some byte of `x` is zero: exact as a
+/// yes/no, though not as a byte mask. Masks of several words can be ORed
+/// and tested once.
+#[inline(always)]
+fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(ONES) & !x
 }
 
-/// Whether any byte of `x` equals `b` (exact as a yes/no).
-fn has_byte(x: u64, b: u8) -> bool {
-    has_below(x ^ (ONES * u64::from(b)), 1)
+/// [`zero_bytes`] of `x` with every byte equal to `b` zeroed.
+#[inline(always)]
+fn bytes_equal(x: u64, b: u8) -> u64 {
+    zero_bytes(x ^ (ONES * u64::from(b)))
 }
 
 /// Whether `bytes`, starting at a [`LEAD`] byte of a UTF-8 string, start
@@ -185,16 +190,20 @@ fn refused_char(bytes: &[u8]) -> bool {
 
 /// Whether no byte of `x` is special for [`scan`] (all are [`PLAIN`] ASCII;
 /// a word with a non-ASCII byte is scanned byte by byte, so that the
-/// [`LEAD`] bytes are seen).
+/// [`LEAD`] bytes are seen). One test for the whole word: the masks are
+/// ORed, then their high bits tested.
+#[inline(always)]
 fn plain_word(x: u64) -> bool {
-    !(x & HIGHS != 0
-        || has_below(x, 0x20)
-        || has_byte(x, 0x7f)
-        || has_byte(x, b'\\')
-        || has_byte(x, b'?')
-        || has_byte(x, b'#')
-        || has_byte(x, b'%')
-        || has_byte(x, b'.'))
+    // Below 0x20 (a subtraction that borrows, where the byte had no high
+    // bit); 0x7f and every byte from 0x80 (exact, no carry between bytes).
+    let controls = x.wrapping_sub(ONES * 0x20) & !x;
+    let high = ((x & LOWS).wrapping_add(ONES)) | x;
+    let special = bytes_equal(x, b'\\')
+        | bytes_equal(x, b'?')
+        | bytes_equal(x, b'#')
+        | bytes_equal(x, b'%')
+        | bytes_equal(x, b'.');
+    (controls | high | special) & HIGHS == 0
 }
 
 /// Whether the `.` at `i` starts a `.` or `..` segment (ended by `/`, the
@@ -328,6 +337,34 @@ mod tests {
             "/a/b/c.txt",
         ] {
             assert_eq!(super::needs_rewrite(path), slow(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn the_word_test_agrees_with_the_byte_table() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut word = [b'a'; 8];
+                word[at] = b;
+                let plain = super::CLASS[usize::from(b)] == super::PLAIN && b < 0x80;
+                assert_eq!(
+                    super::plain_word(u64::from_le_bytes(word)),
+                    plain,
+                    "{b:#x} at {at}"
+                );
+                // And next to every other byte value.
+                for other in [0u8, 0x1f, 0x20, 0x2e, 0x7e, 0x7f, 0x80, 0xff] {
+                    word[(at + 1) % 8] = other;
+                    let both =
+                        plain && super::CLASS[usize::from(other)] == super::PLAIN && other < 0x80;
+                    assert_eq!(
+                        super::plain_word(u64::from_le_bytes(word)),
+                        both,
+                        "{b:#x}, {other:#x}"
+                    );
+                    word[(at + 1) % 8] = b'a';
+                }
+            }
         }
     }
 
