@@ -365,11 +365,15 @@ impl From<Error> for io::Error {
 /// Runs an operation and emits a `tracing` event if it is refused: boundary
 /// and malformed-input refusals at `INFO` (target `mcp_roots::denial`),
 /// other failures at `DEBUG`.
+#[inline(always)]
 pub(crate) fn traced<T>(f: impl FnOnce() -> Result<T, Error>) -> Result<T, Error> {
     f().inspect_err(trace_denial)
 }
 
-/// Emits the `tracing` event for a refusal (see [`traced`]).
+/// Emits the `tracing` event for a refusal (see [`traced`]); out of the
+/// way of the operations that succeed.
+#[cold]
+#[inline(never)]
 pub(crate) fn trace_denial(err: &Error) {
     let notable = err.kind.is_boundary()
         || matches!(

@@ -25,7 +25,12 @@
 //! fragment are dropped. Every `%` is followed by two hex digits, and each
 //! segment is checked *before* decoding: no segment may decode to a `/`,
 //! `\` or NUL, the decoded bytes must be UTF-8, and raw `\` and raw control
-//! characters (tab and newline included) are refused. `%2E` spells a dot.
+//! characters are refused: every Unicode control (`Cc`: C0 with tab and
+//! newline, DEL, and C1 such as U+0085 NEL), and the line and paragraph
+//! separators U+2028 and U+2029, which are not controls but break lines in
+//! logs and in what a model reads. Percent-encoded, they are names like any
+//! other (`%C2%85`); a raw path takes them literally (section 3); every log
+//! line and error message escapes them. `%2E` spells a dot.
 //! Dot segments are then removed as text (RFC 3986, 5.2.4), so
 //! `file:///r/a/%2e%2e/x` names `/r/x`.
 //!
@@ -85,6 +90,22 @@
 //! root is `not_a_directory`). A root missing at build time is not revived
 //! later: a new `roots/list` answer brings it in. No operation removes,
 //! renames or replaces a root of the set, whichever root judged the path.
+//!
+//! A root is shown ([`Root::path`](crate::Root::path), and every
+//! [`ScopedPath::to_uri`](crate::ScopedPath::to_uri) below it) by a path
+//! that names the directory that was opened, so a URI handed back names
+//! the file that was opened: its path as given, cleaned of `.` and
+//! repeated separators, when that is so. A raw path given with a `..` is
+//! shown cleaned only when the cleaned path names the same directory as
+//! the kernel resolves it; otherwise (a symlink before the `..`:
+//! `T/l/../b` with `T/l -> x/y` is `T/x/b`, not `T/b`; `/tmp/../x` on
+//! macOS is `/private/x`) it is shown by its physical path. The check is
+//! made when the set is built and again when a later set takes the root
+//! over; beneath a ceiling directory it looks only beneath that
+//! directory. (On Windows, Win32 removes `..` as text before the file
+//! system sees it, so the cleaned path names the directory.) A URI root
+//! has no such case: its dot segments are removed as text (section 2),
+//! so its path has no `..` left for the disk.
 //!
 //! # 7. File types
 //!
@@ -187,7 +208,7 @@
 //!
 //! | reason | when |
 //! |---|---|
-//! | `invalid_uri` | a malformed URI: scheme, authority, escapes, an encoded `/`, `\` or NUL, bad UTF-8, control characters; on Windows a name Windows would alias (section 12) |
+//! | `invalid_uri` | a malformed URI: scheme, authority, escapes, an encoded `/`, `\` or NUL, bad UTF-8, raw control characters (C0, DEL, C1) or U+2028/U+2029; on Windows a name Windows would alias (section 12) |
 //! | `not_absolute` | a relative path, `~`, empty input, a drive path on Unix; on Windows a drive-relative path or one rooted without a drive |
 //! | `outside_roots` | no root contains the input, or the path leads outside its root |
 //! | `outside_ceiling` | a client root outside the operator ceiling (in `rejected()`) |

@@ -132,7 +132,7 @@ impl TrackedFile {
         }
         let rel = ops::open::physical_rel(root, file, op, &self.handle.opened_as)
             .map_err(|_| self.error(ErrorKind::ScopeLost, op))?;
-        Ok(ScopedPath::new(root.id, root.path.clone(), rel))
+        Ok(ScopedPath::new(root.id, root.slash.clone(), rel))
     }
 
     /// Stops tracking and returns the plain file: from now on no root change

@@ -46,6 +46,7 @@ pub(crate) fn open_raw(sel: &Selected, rel: &str, how: How, op: Operation) -> Re
 /// root was chosen from a set, the path is walked again across the roots of
 /// the set ([`sys::open_across`]): a walk from held handles that can only
 /// land inside a root, so an escape stays refused.
+#[inline]
 pub(crate) fn open_landed<'s>(
     sel: &Selected<'s>,
     rel: &str,
@@ -56,18 +57,31 @@ pub(crate) fn open_landed<'s>(
         hardening: sel.root.hardening,
         ..how
     };
+    // The common case: the kernel opened it beneath the selected root.
+    match sys::open_beneath(&sel.root.dir, rel, &how) {
+        Ok(file) => Ok(Opened {
+            file,
+            root: sel.root,
+            hardening: sel.root.hardening,
+            truncate_pending: false,
+        }),
+        Err(refused) => open_across(sel, rel, how, op, refused),
+    }
+}
+
+/// [`open_landed`] after the kernel (or the resolver) refused: the walk
+/// across the roots of the set, when the refusal says the path led
+/// outside the selected root; else the refusal.
+#[cold]
+#[inline(never)]
+fn open_across<'s>(
+    sel: &Selected<'s>,
+    rel: &str,
+    how: How,
+    op: Operation,
+    refused: std::io::Error,
+) -> Result<Opened<'s>, Error> {
     let fail = |e| Error::from_os(e, op, sel.input);
-    let refused = match sys::open_beneath(&sel.root.dir, rel, &how) {
-        Ok(file) => {
-            return Ok(Opened {
-                file,
-                root: sel.root,
-                hardening: sel.root.hardening,
-                truncate_pending: false,
-            });
-        }
-        Err(e) => e,
-    };
     let Some(set) = sel.set().filter(|_| sys::led_outside(&refused)) else {
         return Err(fail(refused));
     };
@@ -175,6 +189,7 @@ pub(crate) fn open_file<'s>(
 /// acts: as a directory (`on_dir`) when a directory is there, otherwise
 /// `not_a_directory`: such a path names no file. One look-up, only for such
 /// paths.
+#[inline]
 pub(crate) fn refuse_dir_demand(
     sel: &Selected,
     op: Operation,
@@ -183,6 +198,13 @@ pub(crate) fn refuse_dir_demand(
     if !sel.demands_dir() {
         return Ok(());
     }
+    dir_demand_refusal(sel, op, on_dir)
+}
+
+/// Why [`refuse_dir_demand`] refuses a path that demands a directory.
+#[cold]
+#[inline(never)]
+fn dir_demand_refusal(sel: &Selected, op: Operation, on_dir: ErrorKind) -> Result<(), Error> {
     let location = How::location(true, Default::default());
     Err(match open_raw(sel, sel.rel(), location, op) {
         Ok(_) => Error::new(on_dir, op, sel.input).with_detail("is a directory"),

@@ -184,8 +184,16 @@ fn windows_path(untrusted: &str) -> Result<Cow<'_, str>, (ErrorKind, &'static st
 }
 
 /// Whether `s` starts with the `file:` scheme, in any case.
+#[inline]
 fn is_file_uri(s: &str) -> bool {
-    s.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("file:"))
+    // One word compare: setting bit 5 lowercases the four letters and maps
+    // no other byte onto them; the `:` is compared exactly.
+    match s.as_bytes() {
+        [a, b, c, d, b':', ..] => {
+            u32::from_le_bytes([*a, *b, *c, *d]) | 0x2020_2020 == u32::from_le_bytes(*b"file")
+        }
+        _ => false,
+    }
 }
 
 /// Why an input that is neither a raw absolute path nor a `file:` URI is
@@ -215,6 +223,23 @@ fn scheme(s: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_scheme_test_is_eq_ignore_ascii_case() {
+        for at in 0..5 {
+            for c in (0u8..0x80)
+                .map(char::from)
+                .chain(['\u{e9}', '\u{130}', '\u{212a}'])
+            {
+                let mut s: Vec<char> = "file:///a".chars().collect();
+                s[at] = c;
+                let s: String = s.into_iter().collect();
+                let expected = s.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("file:"));
+                assert_eq!(is_file_uri(&s), expected, "{s:?}");
+            }
+        }
+        assert!(is_file_uri("FiLe:") && !is_file_uri("file") && !is_file_uri(""));
+    }
 
     fn unix(s: &str) -> Result<Cow<'_, str>, (ErrorKind, &'static str)> {
         absolute_path_as(s, PathStyle::Unix)

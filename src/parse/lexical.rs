@@ -43,22 +43,38 @@ pub(crate) fn clean_key(path: &str) -> Option<String> {
 
 /// `path` with `.` and empty components removed and each `..` taking the
 /// component before it away (never above `/`): a root's path for display,
-/// when it has a `..` (not a lookup key: only the disk can resolve `..`).
+/// when it has a `..` and the result names the same directory (not a
+/// lookup key: only the disk can resolve `..`).
 pub(crate) fn clean_lexically(path: &str) -> String {
-    let mut kept: Vec<&str> = Vec::new();
-    for component in components(path) {
-        match component {
-            "." => {}
-            ".." => {
-                kept.pop();
-            }
-            _ => kept.push(component),
-        }
-    }
+    let (kept, _) = kept_components(path);
     if kept.is_empty() {
         return "/".into();
     }
     kept.iter().flat_map(|c| ["/", c]).collect()
+}
+
+/// The relative `rel` cleaned as [`clean_lexically`] cleans (`""` for the
+/// start itself), or `None` when a `..` would climb above the start.
+pub(crate) fn clean_relative(rel: &str) -> Option<String> {
+    match kept_components(rel) {
+        (kept, false) => Some(kept.join("/")),
+        (_, true) => None,
+    }
+}
+
+/// The components `path` keeps once `.` is dropped and each `..` takes the
+/// one before it away, and whether a `..` found nothing to take.
+fn kept_components(path: &str) -> (Vec<&str>, bool) {
+    let mut kept: Vec<&str> = Vec::new();
+    let mut climbed = false;
+    for component in components(path) {
+        match component {
+            "." => {}
+            ".." => climbed |= kept.pop().is_none(),
+            _ => kept.push(component),
+        }
+    }
+    (kept, climbed)
 }
 
 /// The name `component` as a volume of kind `folding` compares it: itself
@@ -132,6 +148,16 @@ mod tests {
         assert_eq!(clean_lexically("/.."), "/");
         assert_eq!(clean_lexically("/C:/a/.."), "/C:");
         assert_eq!(clean_lexically("/a/b/../../.."), "/");
+    }
+
+    #[test]
+    fn relative_cleaning() {
+        assert_eq!(clean_relative("l/../b").as_deref(), Some("b"));
+        assert_eq!(clean_relative("a/./b//").as_deref(), Some("a/b"));
+        assert_eq!(clean_relative(".").as_deref(), Some(""));
+        assert_eq!(clean_relative("a/..").as_deref(), Some(""));
+        assert_eq!(clean_relative("a/../.."), None);
+        assert_eq!(clean_relative("../a"), None);
     }
 
     #[test]

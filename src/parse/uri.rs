@@ -2,8 +2,9 @@
 //!
 //! It borrows the input and allocates only when an escape must be decoded or
 //! a dot segment removed. It refuses, rather than repairs, everything a
-//! lenient parser would normalise away: raw `\`, raw control characters,
-//! malformed escapes, escapes that decode to `/`, `\` or NUL, non-UTF-8
+//! lenient parser would normalise away: raw `\`, raw control characters
+//! (every Unicode `Cc`: C0, DEL and C1) and raw line and paragraph
+//! separators (U+2028, U+2029), malformed escapes, escapes that decode to `/`, `\` or NUL, non-UTF-8
 //! bytes, hosts other than `localhost`, userinfo and ports.
 
 use std::borrow::Cow;
@@ -87,6 +88,9 @@ const REFUSED: u8 = 1;
 const QUERY: u8 = 2;
 const ESCAPE: u8 = 3;
 const DOT: u8 = 4;
+/// The lead byte of a two- or three-byte character that may be refused:
+/// `0xC2` (C1 controls, U+0080–U+009F) and `0xE2` (U+2028, U+2029).
+const LEAD: u8 = 5;
 
 /// The class of each byte for [`scan`].
 static CLASS: [u8; 256] = {
@@ -102,10 +106,13 @@ static CLASS: [u8; 256] = {
     table[b'#' as usize] = QUERY;
     table[b'%' as usize] = ESCAPE;
     table[b'.' as usize] = DOT;
+    table[0xC2] = LEAD;
+    table[0xE2] = LEAD;
     table
 };
 
-/// One pass: refuses raw control characters and backslashes anywhere,
+/// One pass: refuses raw control characters (C0, DEL, C1), raw U+2028 and
+/// U+2029, and backslashes anywhere,
 /// finds where the query or fragment starts, and whether the part before it
 /// needs decoding (an escape or a dot segment).
 fn scan(bytes: &[u8]) -> Result<Scan, &'static str> {
@@ -126,6 +133,10 @@ fn scan(bytes: &[u8]) -> Result<Scan, &'static str> {
         let Some(&b) = bytes.get(i) else { break };
         match CLASS[usize::from(b)] {
             REFUSED => return Err("raw control character or backslash"),
+            LEAD if refused_char(&bytes[i..]) => {
+                return Err("raw control character or line or paragraph separator");
+            }
+            LEAD => {}
             QUERY => {
                 end.get_or_insert(i);
             }
@@ -150,26 +161,49 @@ fn scan(bytes: &[u8]) -> Result<Scan, &'static str> {
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
+const LOWS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
-/// Whether any byte of `x` is below `n` (n <= 128; exact as a yes/no).
-fn has_below(x: u64, n: u8) -> bool {
-    x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS != 0
+/// Nonzero (in the high bits) iff some byte of `x` is zero: exact as a
+/// yes/no, though not as a byte mask. Masks of several words can be ORed
+/// and tested once.
+#[inline(always)]
+fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(ONES) & !x
 }
 
-/// Whether any byte of `x` equals `b` (exact as a yes/no).
-fn has_byte(x: u64, b: u8) -> bool {
-    has_below(x ^ (ONES * u64::from(b)), 1)
+/// [`zero_bytes`] of `x` with every byte equal to `b` zeroed.
+#[inline(always)]
+fn bytes_equal(x: u64, b: u8) -> u64 {
+    zero_bytes(x ^ (ONES * u64::from(b)))
 }
 
-/// Whether no byte of `x` is special for [`scan`] (all are [`PLAIN`]).
+/// Whether `bytes`, starting at a [`LEAD`] byte of a UTF-8 string, start
+/// with a C1 control (`C2 80`–`C2 9F`), U+2028 (`E2 80 A8`) or U+2029
+/// (`E2 80 A9`).
+fn refused_char(bytes: &[u8]) -> bool {
+    match bytes {
+        [0xC2, 0x80..=0x9F, ..] => true,
+        [0xE2, 0x80, 0xA8 | 0xA9, ..] => true,
+        _ => false,
+    }
+}
+
+/// Whether no byte of `x` is special for [`scan`] (all are [`PLAIN`] ASCII;
+/// a word with a non-ASCII byte is scanned byte by byte, so that the
+/// [`LEAD`] bytes are seen). One test for the whole word: the masks are
+/// ORed, then their high bits tested.
+#[inline(always)]
 fn plain_word(x: u64) -> bool {
-    !(has_below(x, 0x20)
-        || has_byte(x, 0x7f)
-        || has_byte(x, b'\\')
-        || has_byte(x, b'?')
-        || has_byte(x, b'#')
-        || has_byte(x, b'%')
-        || has_byte(x, b'.'))
+    // Below 0x20 (a subtraction that borrows, where the byte had no high
+    // bit); 0x7f and every byte from 0x80 (exact, no carry between bytes).
+    let controls = x.wrapping_sub(ONES * 0x20) & !x;
+    let high = ((x & LOWS).wrapping_add(ONES)) | x;
+    let special = bytes_equal(x, b'\\')
+        | bytes_equal(x, b'?')
+        | bytes_equal(x, b'#')
+        | bytes_equal(x, b'%')
+        | bytes_equal(x, b'.');
+    (controls | high | special) & HIGHS == 0
 }
 
 /// Whether the `.` at `i` starts a `.` or `..` segment (ended by `/`, the
@@ -307,6 +341,82 @@ mod tests {
     }
 
     #[test]
+    fn the_word_test_agrees_with_the_byte_table() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut word = [b'a'; 8];
+                word[at] = b;
+                let plain = super::CLASS[usize::from(b)] == super::PLAIN && b < 0x80;
+                assert_eq!(
+                    super::plain_word(u64::from_le_bytes(word)),
+                    plain,
+                    "{b:#x} at {at}"
+                );
+                // And next to every other byte value.
+                for other in [0u8, 0x1f, 0x20, 0x2e, 0x7e, 0x7f, 0x80, 0xff] {
+                    word[(at + 1) % 8] = other;
+                    let both =
+                        plain && super::CLASS[usize::from(other)] == super::PLAIN && other < 0x80;
+                    assert_eq!(
+                        super::plain_word(u64::from_le_bytes(word)),
+                        both,
+                        "{b:#x}, {other:#x}"
+                    );
+                    word[(at + 1) % 8] = b'a';
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn other_characters_with_the_lead_bytes_are_names() {
+        // U+00A0–U+00BF share C1's lead byte, U+2000–U+2FFF U+2028's.
+        for name in [
+            "\u{a0}",
+            "\u{a9}",
+            "\u{bf}",
+            "\u{2027}",
+            "\u{202a}",
+            "\u{2030}",
+            "\u{20ac}",
+            "\u{2fff}",
+            "caf\u{e9}",
+            "\u{4e2d}\u{6587}",
+        ] {
+            assert_eq!(
+                ok(&format!("file:///a/{name}")),
+                format!("/a/{name}"),
+                "{name:?}"
+            );
+        }
+        // Percent-encoded, the refused characters are names like any other.
+        assert_eq!(ok("file:///a/n%C2%85l"), "/a/n\u{85}l");
+        assert_eq!(ok("file:///a/%E2%80%A8"), "/a/\u{2028}");
+        assert_eq!(ok("file:///a/%E2%80%A9"), "/a/\u{2029}");
+    }
+
+    #[test]
+    fn the_byte_scan_refuses_exactly_the_controls_and_separators() {
+        // Every character at every position of an eight-byte word: the
+        // scan refuses it raw exactly when it is a control (`Cc`) or
+        // U+2028/U+2029, or one of the ASCII bytes refused for themselves.
+        let refused = |c: char| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\\');
+        let chars = (0u32..0x300)
+            .chain(0x2000..0x2100)
+            .filter_map(char::from_u32);
+        for c in chars {
+            for pad in 0..9 {
+                let uri = format!("file:///{}{c}", "a".repeat(pad));
+                let rejected = super::file_uri(&uri).is_err();
+                let special = matches!(c, '%' | '?' | '#' | '.' | '/');
+                if !special {
+                    assert_eq!(rejected, refused(c), "{c:?} after {pad}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn malformed_input_is_refused() {
         for bad in [
             "file://host/a",
@@ -328,6 +438,18 @@ mod tests {
             "file:///a/.\t./b",
             "file:///a\\b",
             "file:///a/b\n",
+            // Every Unicode control raw (C1 included), and the line and
+            // paragraph separators, anywhere: path, query, fragment.
+            "file:///a/n\u{85}l",
+            "file:///a/\u{80}",
+            "file:///a/\u{9f}x",
+            "file:///\u{9b}31m",
+            "file:///a/b\u{2028}c",
+            "file:///a/b\u{2029}",
+            "file:///a/b?\u{85}",
+            "file:///a/b#\u{2028}",
+            "file:///a/caf\u{e9}/\u{85}",
+            "file:///a/\u{4e2d}\u{6587}\u{85}.txt",
         ] {
             assert!(file_uri_path(bad).is_err(), "{bad:?} accepted");
         }

@@ -8,10 +8,12 @@
 pub(crate) mod pinned;
 mod scoped;
 pub(crate) mod selected;
+mod shown;
 pub(crate) mod writable;
 
 pub(crate) use pinned::{Anchor, Keys};
 pub use pinned::{Root, RootId};
 pub use scoped::ScopedPath;
 pub(crate) use selected::Selected;
+pub(crate) use shown::shown;
 pub(crate) use writable::Writable;

@@ -98,13 +98,25 @@ impl Root {
         self.name.as_deref()
     }
 
-    /// The URI (or path) exactly as the client gave it.
+    /// The URI (or path) the root was given by, exactly as given: the
+    /// client's; for a client root clipped to an operator ceiling
+    /// directory (a client root above it), the ceiling directory's, as the
+    /// operator gave it (a path or a URI).
     pub fn uri(&self) -> &str {
         &self.uri
     }
 
-    /// The root's path as given, lexically cleaned (for display), as the
-    /// platform spells it (`C:\Users\a` on Windows).
+    /// The root's path for display, as the platform spells it
+    /// (`C:\Users\a` on Windows): as given, cleaned of `.` and repeated
+    /// separators. A path given with a `..` is shown cleaned only when the
+    /// cleaned path names the root's directory too, as the kernel resolves
+    /// it (`T/a/../b` with `T/a` a directory is `T/b`); when a symlink
+    /// before the `..` leads elsewhere (`T/l/../b` with `T/l -> x/y` is
+    /// `T/x/b`), the root is shown by its physical path. Every URI built
+    /// below the root ([`ScopedPath::to_uri`](crate::ScopedPath::to_uri))
+    /// starts with this path, so it names the file that was opened. A URI
+    /// root has no such case: its dot segments are removed as text when it
+    /// is parsed, so its path has no `..` left for the disk.
     pub fn path(&self) -> &str {
         &self.path
     }
@@ -145,10 +157,38 @@ impl Root {
     /// (say, through a symlink left at the old place) comes back relocated:
     /// same identity, new physical path, which must still lie inside the
     /// ceiling directory the root was opened beneath (else it is gone).
+    ///
+    /// A root given with a `..` has its shown form checked again too (see
+    /// `root::shown`): the cleaned path may have stopped naming the
+    /// directory, or the physical path it is shown by may have moved.
+    /// `None` as well when neither form names it any more.
     pub(crate) fn verify(self: &Arc<Self>) -> Option<Arc<Self>> {
         if !self.names_pinned_dir() {
             return None;
         }
+        let now = self.located()?;
+        if now.keys.given.is_some() {
+            return Some(now);
+        }
+        let path = input::absolute_path(&now.uri).ok()?;
+        let shown = super::shown(
+            &path,
+            &now.keys,
+            now.id.0,
+            now.anchor.as_ref(),
+            now.hardening,
+        )?;
+        if shown.slash == now.slash {
+            return Some(now);
+        }
+        let mut reshown = now.duplicate(now.name(), now.hardening).ok()?;
+        reshown.slash = shown.slash;
+        reshown.path = shown.path;
+        Some(Arc::new(reshown))
+    }
+
+    /// This root where its directory is now (see [`verify`](Self::verify)).
+    fn located(self: &Arc<Self>) -> Option<Arc<Self>> {
         match crate::sys::fd_path(&self.dir) {
             Ok(now) if now != self.resolved => {
                 if let Some(anchor) = &self.anchor

@@ -75,17 +75,20 @@ impl<'s> Selected<'s> {
     }
 
     /// The path beneath the root: `.` for the root itself, never absolute.
+    #[inline]
     pub(crate) fn rel(&self) -> &str {
         relative(&self.path[self.rel_start..])
     }
 
     /// Whether the path demands a directory, as the kernel reads it: it
     /// ends with `/`, or its last component is `.` or `..` ([semantics 3](crate::semantics#3-raw-paths)). A file operation on such a path is refused.
+    ///
+    /// A look at the last three bytes, on every open: the path ends with
+    /// `/`, `/.`, `/..`, or is `.` or `..` (a trailing `/` after a `.`
+    /// component is a trailing `/` too).
+    #[inline]
     pub(crate) fn demands_dir(&self) -> bool {
-        let rel = self.rel();
-        let trimmed = rel.trim_end_matches('/');
-        let last = trimmed.rsplit('/').next().unwrap_or(trimmed);
-        trimmed.len() != rel.len() || matches!(last, "." | "..")
+        demands_dir(self.rel())
     }
 
     /// The set the root was chosen from, when a path may be followed
@@ -103,10 +106,59 @@ impl<'s> Selected<'s> {
     }
 }
 
+/// [`Selected::demands_dir`] of the relative path `rel`.
+#[inline]
+fn demands_dir(rel: &str) -> bool {
+    matches!(
+        rel.as_bytes(),
+        [.., b'/'] | [b'.'] | [.., b'/', b'.'] | [b'.', b'.'] | [.., b'/', b'.', b'.']
+    )
+}
+
 /// The remainder after a root prefix without its leading slashes, or `.`.
+#[inline]
 fn relative(rest: &str) -> &str {
-    match rest.trim_start_matches('/') {
+    // A byte look (the common case is one `/` or none), not a pattern search.
+    let start = rest.bytes().position(|b| b != b'/').unwrap_or(rest.len());
+    match &rest[start..] {
         "" => ".",
         rel => rel,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The definition: a trailing `/`, or a last component `.` or `..`.
+    fn by_components(rel: &str) -> bool {
+        let trimmed = rel.trim_end_matches('/');
+        let last = trimmed.rsplit('/').next().unwrap_or(trimmed);
+        trimmed.len() != rel.len() || matches!(last, "." | "..")
+    }
+
+    #[test]
+    fn the_last_bytes_say_what_the_components_say() {
+        let parts = ["", ".", "..", "...", "a", ".a", "a.", "..a", "/", "//"];
+        let mut checked = 0;
+        for a in parts {
+            for b in parts {
+                for c in parts {
+                    let rel = format!("{a}{b}{c}");
+                    let rel = super::relative(&rel);
+                    assert_eq!(super::demands_dir(rel), by_components(rel), "{rel:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 1000);
+        for (rel, demands) in [
+            (".", true),
+            ("a/..", true),
+            ("a/./", true),
+            ("a/.b", false),
+            ("a..", false),
+            ("f.txt", false),
+        ] {
+            assert_eq!(super::demands_dir(rel), demands, "{rel}");
+        }
     }
 }

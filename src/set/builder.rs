@@ -10,7 +10,7 @@ use cap_std::fs::Dir;
 use crate::error::{Error, ErrorKind, Operation};
 use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks, Writes};
 use crate::parse::input;
-use crate::parse::lexical::{clean_key, clean_lexically};
+use crate::parse::lexical::clean_key;
 use crate::root::{Anchor, Keys, Root, RootId};
 use crate::set::index::FastState;
 use crate::set::root_set::{Rejected, RootSet};
@@ -302,32 +302,32 @@ pub(crate) fn root_at(
     let id = RootId(sys::identity(&dir).map_err(os_fail)?);
     let given = input::native(path);
     let resolved = sys::resolved_path(&dir, &given).map_err(os_fail)?;
-    let given_key = clean_key(path);
-    let slash: Arc<str> = Arc::from(given_key.clone().unwrap_or_else(|| clean_lexically(path)));
-    let shown = match input::native(&slash) {
-        std::borrow::Cow::Borrowed(_) => slash.clone(),
-        std::borrow::Cow::Owned(native) => Arc::from(native),
+    let keys = Keys {
+        given: clean_key(path).map(Into::into),
+        resolved: input::physical_key(&resolved).map(Into::into),
     };
-    let resolved_key = input::physical_key(&resolved);
+    let shown =
+        crate::root::shown(path, &keys, id.0, anchor.as_ref(), hardening).ok_or_else(|| {
+            Error::new(ErrorKind::InvalidPath, Operation::AddRoot, uri).with_detail(UNSHOWN)
+        })?;
     let folding = sys::folding(&dir);
     Ok(Root {
         id,
         name: name.map(Into::into),
         uri: uri.into(),
-        slash,
-        path: shown,
+        slash: shown.slash,
+        path: shown.path,
         given: given.into(),
         resolved,
         dir,
         hardening,
         folding,
-        keys: Keys {
-            given: given_key.map(Into::into),
-            resolved: resolved_key.map(Into::into),
-        },
+        keys,
         anchor,
     })
 }
+
+const UNSHOWN: &str = "its `..` leads elsewhere than its path cleaned, and its physical path is not UTF-8: no URI below it would name the file opened";
 
 /// Building a set: the entry points on [`RootSet`] itself.
 impl RootSet {

@@ -4,8 +4,9 @@
 //! - A raw path must start with `/`; it is taken literally (no decoding, no
 //!   lexical `..` removal), only a NUL byte is refused.
 //! - A URI has the scheme `file` (any case), an empty or `localhost` (any
-//!   case) authority or none (`file:/path`), and an absolute path. Raw `\`
-//!   and raw control characters are refused anywhere in it, and every `%`
+//!   case) authority or none (`file:/path`), and an absolute path. Raw `\`,
+//!   raw control characters (every Unicode `Cc`: C0, DEL, C1) and raw
+//!   U+2028 / U+2029 are refused anywhere in it, and every `%`
 //!   must be followed by two hex digits. The query and fragment are dropped.
 //!   Each path segment is decoded exactly once; it may not decode to
 //!   anything containing `/` or NUL, and the result must be UTF-8. Then dot
@@ -94,6 +95,14 @@ fn has_scheme(bytes: &[u8]) -> bool {
 
 /// Parses what follows `file:`.
 fn parse_uri(rest: &str) -> Result<Parsed, String> {
+    if let Some(c) = rest
+        .chars()
+        .find(|c| !c.is_ascii() && (c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')))
+    {
+        return Err(format!(
+            "invalid_uri: raw control character or separator {c:?}"
+        ));
+    }
     let bytes = rest.as_bytes();
     for (i, &b) in bytes.iter().enumerate() {
         if b < 0x20 || b == 0x7f {

@@ -9,7 +9,10 @@
 //!   verified at every `replace` and `rescan` (and only then).
 //! - A handle is *bound* to the root it was opened through (the lexical
 //!   choice: the outermost present root whose path as given, or as
-//!   resolved at `replace`, is a component prefix of the input), and after
+//!   resolved at `replace`, is a component prefix of the input) when its
+//!   file lies beneath that root's directory; when a link or a `..` led
+//!   the open into another root of the set, to the root it landed in (the
+//!   outermost present root whose directory contains the file); and after
 //!   each check to the outermost present root whose directory contains it.
 //! - A check locates the handle's file physically (by its inode in the
 //!   tree): it is kept iff it lies beneath the directory of a present root,
@@ -290,12 +293,28 @@ impl Model {
             self.judge_open(input, opened)?;
         }
         if let Some(file) = opened {
-            let bound = self.lexical(Path::new(input)).ok_or_else(|| {
+            let lexical = self.lexical(Path::new(input)).ok_or_else(|| {
                 format!("{input:?} was opened, but no present root is a prefix of it")
             })?;
+            let bound = self.landed(lexical, file);
             self.handles.push(HandleState::Live { file, bound });
         }
         Ok(())
+    }
+
+    /// The root a handle opened through the root `lexical` is bound to:
+    /// that root when the file lies beneath its directory; else (a link
+    /// or a `..` led the open into another root of the set) the outermost
+    /// present root whose directory contains the file.
+    fn landed(&self, lexical: Identity, file: Identity) -> Identity {
+        let inodes = inodes(&self.t);
+        let (Some(dir), Some(path)) = (inodes.get(&lexical), inodes.get(&file)) else {
+            return lexical;
+        };
+        if path.starts_with(dir) {
+            return lexical;
+        }
+        outermost(&self.present_dirs(&inodes), path).unwrap_or(lexical)
     }
 
     /// The reference model's verdict with the present roots.
