@@ -86,8 +86,13 @@
 //!
 //! On every revision a client that does not declare `roots` gets the
 //! server's policy at once (the ceiling if the operator grants it to such
-//! clients, else nothing), and an empty set is refused with `no_roots`
-//! saying why (no capability, an empty list, or which roots the ceiling
+//! clients with [`EmptyRoots::Ceiling`](mcp_roots::EmptyRoots::Ceiling),
+//! else nothing). On the session revisions so does a client whose
+//! `roots/list` answers have all been empty so far; once it has listed a
+//! folder, an empty list shares nothing. On 2026-07-28 (no memory of a
+//! client) an empty list from a client that declares roots shares nothing.
+//! An empty set is refused with `no_roots` saying why (no capability, an
+//! empty list, a list emptied after sharing, or which roots the ceiling
 //! refused), never with "the client has not answered" unless a session
 //! client really has not.
 //!

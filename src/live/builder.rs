@@ -71,9 +71,12 @@ impl RootsBuilder {
         self
     }
 
-    /// What a client that does not declare the roots capability is served
-    /// ([`Roots::replace_undeclared`]). An empty list from a client that
-    /// declares roots always shares nothing.
+    /// What a client that shares no folder, and has never shared one in
+    /// this session, is served: one that does not declare the roots
+    /// capability, or answers only with empty lists so far
+    /// ([`Roots::replace_undeclared`]). An empty list after a list that
+    /// named a root shares nothing, and so does an empty request-scoped
+    /// list ([`Roots::for_request`]), whatever this says.
     pub fn empty_roots(mut self, empty: EmptyRoots) -> Self {
         self.empty = empty;
         self
