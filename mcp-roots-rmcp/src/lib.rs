@@ -158,6 +158,7 @@ mod empty;
 mod format;
 mod input_required;
 mod legacy;
+mod parameters;
 mod rounds;
 mod serve;
 mod session;
@@ -171,6 +172,7 @@ pub use call::{Revision, ToolCall};
 pub use denial::tool_error;
 pub use elicit::{ElicitError, Elicitor, Form, Outcome};
 pub use input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
+pub use parameters::Parameters;
 pub use rounds::{
     Clock, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_ROUND_WAIT,
     DEFAULT_URL_WAIT_ROUNDS, Rounds,

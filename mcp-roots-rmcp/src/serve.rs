@@ -135,6 +135,9 @@ impl SessionRoots {
             revision = ?revision,
         );
         let served = async move {
+            if let Some(stop) = call.unseen_arguments() {
+                return finish(stop);
+            }
             match revision {
                 Revision::Rounds => self.serve_rounds(call, body).await,
                 _ => {
