@@ -293,6 +293,10 @@ impl Ask {
 
     /// Asks the user to confirm `action`; an accepted "no" is `Declined`.
     ///
+    /// The form ([`Form::confirm`]) shows `message` and has one required
+    /// field, `{"confirm": boolean}`, titled `action` (e.g. "Delete it"):
+    /// so `action` should say what a "yes" does.
+    ///
     /// # Errors
     ///
     /// As [`form`](Self::form).
