@@ -130,17 +130,14 @@ impl ToolCall {
     }
 
     /// The call of `cx` for an extractor that takes the arguments itself
-    /// (the glue's [`Parameters`](crate::Parameters)): they were there, or
-    /// not, as the client sent them, unless an extractor before took them.
-    pub(crate) fn with_arguments<S: ServerHandler>(
+    /// (the glue's [`Parameters`](crate::Parameters)): `arguments` are the
+    /// call's as the client sent them (`None`: it sent none, and the tool
+    /// deserialised its arguments from `{}`), so nothing is unseen.
+    pub(crate) fn with_arguments<S>(
         cx: &mut ToolCallContext<'_, S>,
         arguments: Option<JsonObject>,
     ) -> Self {
-        let unseen = match arguments {
-            Some(_) => Unseen::No,
-            None => unseen(cx),
-        };
-        Self::of(cx, arguments, unseen)
+        Self::of(cx, arguments, Unseen::No)
     }
 
     /// The refusal of a call that could not see its arguments where that

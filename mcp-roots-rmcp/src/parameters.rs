@@ -2,7 +2,6 @@
 //! so the call is always bound to the arguments the tool acts on.
 
 use rmcp::ErrorData;
-use rmcp::ServerHandler;
 use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::schemars::{JsonSchema, Schema, SchemaGenerator};
@@ -52,14 +51,16 @@ use crate::call::ToolCall;
 ///
 /// Arguments that do not match `A` are refused as rmcp's `Parameters`
 /// refuses them (a JSON-RPC `invalid_params` error naming the mismatch);
-/// missing arguments deserialise from `{}`.
+/// missing arguments deserialise from `{}` (and the call is bound to "no
+/// arguments", which is what the client sent). Take the arguments once: an
+/// extractor before this one that takes them too (rmcp's `Parameters`,
+/// a `JsonObject`) leaves it none.
 #[derive(Debug)]
 #[allow(clippy::exhaustive_structs)] // the pattern `Parameters(call, args)` is the API
 pub struct Parameters<A>(pub ToolCall, pub A);
 
 impl<S, A> FromContextPart<ToolCallContext<'_, S>> for Parameters<A>
 where
-    S: ServerHandler,
     A: DeserializeOwned,
 {
     fn from_context_part(cx: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {

@@ -113,6 +113,23 @@ impl Server {
             .await
     }
 
+    #[tool(description = "Read a file (optional argument): call and arguments together")]
+    async fn read_maybe_joint(
+        &self,
+        mcp_roots_rmcp::Parameters(call, args): mcp_roots_rmcp::Parameters<MaybePath>,
+    ) -> CallToolResponse {
+        let path = args.path;
+        self.roots
+            .serve(call, move |snap| {
+                let text = match path {
+                    Some(path) => std::io::read_to_string(snap.open(&path)?)?,
+                    None => "no path".to_owned(),
+                };
+                Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+            })
+            .await
+    }
+
     #[tool(description = "A tool without arguments")]
     async fn count(&self, call: ToolCall) -> CallToolResponse {
         self.roots
@@ -354,6 +371,16 @@ async fn calls_without_arguments_are_served_on_every_revision() {
         } else {
             assert_eq!(reason(&read).as_deref(), Some("arguments_unseen"));
         }
+        // Taken with the call, omitted arguments are seen as omitted.
+        let read = mcp_script::call(&c, "read_maybe_joint", Value::Null)
+            .await
+            .unwrap();
+        assert_eq!(text_of(&read), "no path", "{version:?}");
+        let path = json!({ "path": at(dir.path(), "shared/a.md") });
+        let read = mcp_script::call(&c, "read_maybe_joint", path)
+            .await
+            .unwrap();
+        assert_eq!(text_of(&read), "alpha", "{version:?}");
         // With `{}` the arguments are seen, on every revision.
         let read = mcp_script::call(&c, "read_maybe", json!({})).await.unwrap();
         assert_eq!(text_of(&read), "no path", "{version:?}");
