@@ -152,10 +152,20 @@
 //! makes read-only the client roots at or beneath it, not a client root
 //! above it.
 //!
-//! [`EmptyRoots`](crate::EmptyRoots) says what a client that does *not*
-//! declare the roots capability is served (nothing, or the whole
-//! ceiling). A client that declares roots and lists none shares nothing: a
-//! removal never grants more than before it.
+//! [`EmptyRoots`](crate::EmptyRoots) says what a client that shares no
+//! folder, and has never shared one, is served (nothing, or the whole
+//! ceiling). On a session (one [`Roots`](crate::Roots)) that is a client
+//! that does not declare the roots capability, or one whose answers have
+//! all been empty lists so far (an editor with no folder open): `Roots`
+//! remembers whether the client has shared
+//! ([`Roots::has_shared`](crate::Roots::has_shared)). A list naming at
+//! least one root counts as sharing even if every root of it was rejected
+//! (the user meant those folders, not the ceiling), and from then on an
+//! empty list shares nothing: a removal never grants more than before it.
+//! Request-scoped sets ([`Roots::for_request`](crate::Roots::for_request),
+//! the 2026-07-28 revision) keep no memory of a client: an empty list there
+//! shares nothing, and only a client without the capability is served the
+//! ceiling.
 //!
 //! # 9. Links and `..` across roots
 //!

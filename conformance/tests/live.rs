@@ -198,24 +198,29 @@ fn an_empty_answer_follows_the_policy() {
         .ceiling([tree.p("a")])
         .empty_roots(EmptyRoots::Ceiling)
         .build();
-    // A client that declares no roots is served the ceiling; one that
-    // declares roots and lists none shares nothing.
+    // A client that shares no folder and never shared one (no capability,
+    // or an empty list so far) is served the ceiling.
     ceiling.replace_undeclared();
     ceiling
         .load()
         .open(&tree.p("a/x.txt"))
         .expect("the ceiling is granted");
     ceiling.replace(RootSet::from_uris(Vec::<String>::new()));
-    assert_eq!(
-        ceiling.load().open(&tree.p("a/x.txt")).unwrap_err().kind(),
-        ErrorKind::NoRoots,
-        "an empty list never grants the ceiling"
-    );
+    ceiling
+        .load()
+        .open(&tree.p("a/x.txt"))
+        .expect("an empty list before any sharing: the ceiling");
     ceiling.replace(tree.set(&["missing"]));
     assert_eq!(
         ceiling.load().open(&tree.p("a/x.txt")).unwrap_err().kind(),
         ErrorKind::NoRoots,
         "a non-empty answer whose roots are all rejected is not an empty answer"
+    );
+    ceiling.replace(RootSet::from_uris(Vec::<String>::new()));
+    assert_eq!(
+        ceiling.load().open(&tree.p("a/x.txt")).unwrap_err().kind(),
+        ErrorKind::NoRoots,
+        "an empty list after sharing never grants the ceiling"
     );
 }
 

@@ -382,7 +382,14 @@ fn an_empty_list_shares_nothing() {
         kind(scoped.open(&tree.p("ceil/other/y.md"))),
         ErrorKind::NoRoots
     );
-    // A client that declares no roots gets the ceiling.
+    // Nor does the client's saying it has no roots capability now.
+    roots.replace_undeclared();
+    assert_eq!(
+        kind(roots.load().open(&tree.p("ceil/other/y.md"))),
+        ErrorKind::NoRoots
+    );
+    // A client that declares no roots (and so never shared) gets the ceiling.
+    let roots = policy(&tree).build();
     roots.replace_undeclared();
     roots
         .load()

@@ -25,6 +25,7 @@ use sha2::{Digest, Sha256};
 use crate::blocking::{inline, run_blocking};
 use crate::call::{Revision, ToolCall};
 use crate::elicit::{ElicitError, Elicitor, Form, Outcome};
+use crate::empty::Client;
 use crate::rounds::hex;
 use crate::rounds::{Flow, FlowState, Pending, Progress, Recorded, Rounds};
 use crate::session::SessionRoots;
@@ -133,12 +134,12 @@ pub(crate) enum Waiting {
 /// Runs `work` on `snap` unless the set is empty: then the refusal says
 /// why, before any work sees it.
 fn guarded<T>(
-    declared: bool,
+    client: Client,
     snap: &Snapshot<'_>,
     work: impl FnOnce(&Snapshot<'_>) -> Result<T, Stop>,
 ) -> Result<T, Stop> {
     if snap.set().is_empty() {
-        return Err(crate::empty::no_roots(declared, snap.set()));
+        return Err(crate::empty::no_roots(client, snap.set()));
     }
     work(snap)
 }
@@ -188,8 +189,8 @@ impl Ask {
     {
         // The glue's blocking work returns the library's `Error`: the
         // body's `Stop` rides inside.
-        let declared = self.declared;
-        let work = move |snap: &Snapshot<'_>| Ok(guarded(declared, snap, work));
+        let client = self.client();
+        let work = move |snap: &Snapshot<'_>| Ok(guarded(client, snap, work));
         let done = match &self.scope {
             Scope::Session(session) => session.run(work).await,
             Scope::Request(Some(roots)) => run_blocking(roots, work).await,
@@ -219,8 +220,19 @@ impl Ask {
             Scope::Request(Some(roots)) => roots,
             Scope::Request(None) => return Err(self.need_roots()),
         };
-        let declared = self.declared;
-        inline(|| guarded(declared, &roots.load(), work))?
+        let client = self.client();
+        inline(|| guarded(client, &roots.load(), work))?
+    }
+
+    /// Whose roots this call has, for a refusal that says why none serve.
+    fn client(&self) -> Client {
+        match &self.scope {
+            _ if !self.declared => Client::Undeclared,
+            Scope::Session(session) => Client::Session {
+                shared: session.roots().has_shared(),
+            },
+            Scope::Request(_) => Client::Request,
+        }
     }
 
     /// The stop of a 2026-07-28 round that has no roots yet.
@@ -280,6 +292,10 @@ impl Ask {
     }
 
     /// Asks the user to confirm `action`; an accepted "no" is `Declined`.
+    ///
+    /// The form ([`Form::confirm`]) shows `message` and has one required
+    /// field, `{"confirm": boolean}`, titled `action` (e.g. "Delete it"):
+    /// so `action` should say what a "yes" does.
     ///
     /// # Errors
     ///

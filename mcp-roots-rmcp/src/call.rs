@@ -6,17 +6,33 @@ use std::borrow::Cow;
 use rmcp::ErrorData;
 use rmcp::Peer;
 use rmcp::RoleServer;
+use rmcp::ServerHandler;
 use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{ClientCapabilities, InputResponses, JsonObject, ProtocolVersion, RequestId};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::stop::Stop;
+
 /// One `tools/call` request, as a tool method's argument.
 ///
-/// Put it **before** `Parameters<…>` in the method's arguments: it reads the
-/// arguments (to bind any `requestState` to a digest of them) and
-/// `Parameters` takes them.
+/// A tool with arguments takes its call and its arguments together, through
+/// the glue's [`Parameters`](crate::Parameters): `Parameters(call, args):
+/// Parameters<Args>` (the arguments bound to the call, whatever order the
+/// method's arguments come in). A tool without arguments takes a
+/// `ToolCall` alone.
+///
+/// A `ToolCall` beside rmcp's own `Parameters<…>` must come **before** it:
+/// it reads the arguments (to bind any `requestState` to a digest of them)
+/// and rmcp's `Parameters` takes them. Placed after it, it cannot see
+/// them; when the tool declares arguments, such a call is refused with
+/// `arguments_unseen` (nothing read or changed) on 2026-07-28, where the
+/// state is bound to them, and on every revision when the tool has a
+/// required argument (so the wrong order fails the first test that calls
+/// the tool). It learns what the tool declares from
+/// [`ServerHandler::get_tool`](rmcp::ServerHandler::get_tool), which
+/// `#[tool_handler]` implements.
 ///
 /// (See [`SessionRoots::serve`](crate::SessionRoots::serve) for a whole tool.)
 ///
@@ -37,16 +53,66 @@ pub struct ToolCall {
     /// The arguments, kept on 2026-07-28 only (a state is bound to their
     /// digest, computed when a state is sealed or opened).
     arguments: Option<JsonObject>,
+    /// Whether the arguments were gone before this call saw them.
+    unseen: Unseen,
     pub(crate) inputs: Option<InputResponses>,
     pub(crate) state: Option<String>,
 }
 
-impl<S> FromContextPart<ToolCallContext<'_, S>> for ToolCall {
+/// Whether a call saw its arguments: `Optional` / `Required` when it found
+/// none although the tool declares some (optional only, or at least one
+/// required): an extractor before it may have taken them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unseen {
+    No,
+    Optional,
+    Required,
+}
+
+impl<S: ServerHandler> FromContextPart<ToolCallContext<'_, S>> for ToolCall {
     fn from_context_part(cx: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
+        let arguments = cx.arguments.clone();
+        let unseen = match arguments {
+            Some(_) => Unseen::No,
+            None => unseen(cx),
+        };
+        Ok(Self::of(cx, arguments, unseen))
+    }
+}
+
+/// What a tool that found no arguments declares: nothing (it has none),
+/// optional arguments, or a required one.
+fn unseen<S: ServerHandler>(cx: &ToolCallContext<'_, S>) -> Unseen {
+    let Some(tool) = cx.service.get_tool(&cx.name) else {
+        return Unseen::No; // not known: nothing to judge by
+    };
+    let schema = &tool.input_schema;
+    let declares = |key: &str| match schema.get(key) {
+        Some(Value::Object(o)) => !o.is_empty(),
+        Some(Value::Array(a)) => !a.is_empty(),
+        _ => false,
+    };
+    if declares("required") {
+        Unseen::Required
+    } else if declares("properties") {
+        Unseen::Optional
+    } else {
+        Unseen::No
+    }
+}
+
+impl ToolCall {
+    /// The call of `cx`, whose arguments (as the client sent them) are
+    /// `arguments`.
+    fn of<S>(
+        cx: &mut ToolCallContext<'_, S>,
+        arguments: Option<JsonObject>,
+        unseen: Unseen,
+    ) -> Self {
         let request = &cx.request_context;
         let protocol = request.protocol_version();
         let rounds = Revision::of(protocol.as_ref()) == Revision::Rounds;
-        Ok(Self {
+        Self {
             peer: request.peer.clone(),
             id: request.id.clone(),
             tool: cx.name.clone(),
@@ -55,11 +121,57 @@ impl<S> FromContextPart<ToolCallContext<'_, S>> for ToolCall {
             } else {
                 None
             },
-            arguments: if rounds { cx.arguments.clone() } else { None },
+            arguments: if rounds { arguments } else { None },
+            unseen,
             protocol,
             inputs: cx.input_responses.take(),
             state: cx.request_state.take(),
-        })
+        }
+    }
+
+    /// The call of `cx` for an extractor that takes the arguments itself
+    /// (the glue's [`Parameters`](crate::Parameters)): `arguments` are the
+    /// call's as the client sent them (`None`: it sent none, and the tool
+    /// deserialised its arguments from `{}`), so nothing is unseen.
+    pub(crate) fn with_arguments<S>(
+        cx: &mut ToolCallContext<'_, S>,
+        arguments: Option<JsonObject>,
+    ) -> Self {
+        Self::of(cx, arguments, Unseen::No)
+    }
+
+    /// The refusal of a call that could not see its arguments where that
+    /// matters: on 2026-07-28 (a state would be bound to none), and on
+    /// every revision for a tool with a required argument. `None`
+    /// otherwise (logged when the tool declares optional arguments).
+    pub(crate) fn unseen_arguments(&self) -> Option<Stop> {
+        let refuse = match self.unseen {
+            Unseen::No => false,
+            Unseen::Required => true,
+            Unseen::Optional => self.revision() == Revision::Rounds,
+        };
+        if !refuse {
+            if self.unseen == Unseen::Optional {
+                tracing::warn!(
+                    tool = %self.tool,
+                    "this call carried no arguments; if an extractor before ToolCall took them, \
+                     put ToolCall first or take mcp_roots_rmcp::Parameters"
+                );
+            }
+            return None;
+        }
+        tracing::error!(
+            tool = %self.tool,
+            "the tool's ToolCall could not see the call's arguments (an extractor before it, \
+             such as rmcp's Parameters, took them): the call is refused; put ToolCall before \
+             Parameters, or take the call and its arguments together with mcp_roots_rmcp::Parameters"
+        );
+        Some(Stop::refused(
+            "arguments_unseen",
+            "This tool cannot serve the call: the server could not bind the call to its \
+             arguments (a server bug: its ToolCall comes after the extractor that takes them). \
+             Nothing was read or changed. Tell the server's maintainer.",
+        ))
     }
 }
 

@@ -6,8 +6,12 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::json;
 
 /// The tool result for a refusal: `isError: true`, a sentence that tells the
-/// model what to do next, and `{"reason", "input", "operation"}` as
-/// structured content (an object, as every protocol revision requires).
+/// model what to do next, and `{"reason", "detail", "input", "operation"}`
+/// as structured content (an object, as every protocol revision requires):
+/// `reason` the stable reason ([`Error::reason`]), `detail` what the library
+/// adds ([`Error::detail`]: a string, or `null` when it adds nothing),
+/// `input` the input as given, `operation` the operation in lower case
+/// (`open`, `read_dir`, …).
 ///
 /// ```
 /// # fn main() {
@@ -15,7 +19,10 @@ use serde_json::json;
 /// let err = set.open("/etc/passwd").unwrap_err();
 /// let result = mcp_roots_rmcp::tool_error(&err);
 /// assert_eq!(result.is_error, Some(true));
-/// assert_eq!(result.structured_content.unwrap()["reason"], "no_roots");
+/// let structured = result.structured_content.unwrap();
+/// assert_eq!(structured["reason"], "no_roots");
+/// assert_eq!(structured["input"], "/etc/passwd");
+/// assert!(structured["detail"].is_null() || structured["detail"].is_string());
 /// # }
 /// ```
 pub fn tool_error(err: &Error) -> CallToolResult {

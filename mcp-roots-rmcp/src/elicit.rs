@@ -71,6 +71,10 @@ impl Form {
     }
 
     /// A required yes/no confirmation of `action` (e.g. "Delete the note").
+    ///
+    /// On the wire the form has one field, required: `{"confirm": boolean}`,
+    /// titled `action`, shown under `message`; an accepted answer must
+    /// carry it ([`confirmed`](Self::confirmed) reads it).
     pub fn confirm(message: impl Into<String>, action: impl Into<String>) -> Self {
         let action = action.into();
         let schema = ElicitationSchema::builder()

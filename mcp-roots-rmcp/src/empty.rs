@@ -7,9 +7,22 @@ use mcp_roots::RootSet;
 use crate::answer::escaped;
 use crate::stop::Stop;
 
+/// Whose empty set it is, for the sentence that says why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Client {
+    /// A client that does not declare the roots capability.
+    Undeclared,
+    /// A session's client that declares roots; `shared`: it listed a root
+    /// earlier in the session (its empty list is not served the ceiling).
+    Session { shared: bool },
+    /// A 2026-07-28 request's client that declares roots (no memory: its
+    /// empty list is never served the ceiling).
+    Request,
+}
+
 /// The `no_roots` refusal for an empty `set`, naming its cause.
-pub(crate) fn no_roots(declared: bool, set: &RootSet) -> Stop {
-    let why = why(declared, set);
+pub(crate) fn no_roots(client: Client, set: &RootSet) -> Stop {
+    let why = why(client, set);
     tracing::warn!(%why, "no usable root for this call");
     Stop::refused(
         "no_roots",
@@ -20,25 +33,34 @@ pub(crate) fn no_roots(declared: bool, set: &RootSet) -> Stop {
     )
 }
 
-/// Why `set` is empty: the client declared no roots (`declared` false),
-/// listed none, or listed only roots that were refused (named, with
-/// their reasons).
-pub(crate) fn why(declared: bool, set: &RootSet) -> String {
-    if !declared {
-        "the client does not declare the roots capability, and the server's policy shares no \
-         folder with such clients"
-            .to_owned()
-    } else if set.rejected().is_empty() {
-        "the client shares no folder (its roots list is empty)".to_owned()
-    } else {
+/// Why `set` is empty: the client declared no roots, listed none (after
+/// sharing some, or on a request), or listed only roots that were refused
+/// (named, with their reasons).
+pub(crate) fn why(client: Client, set: &RootSet) -> String {
+    if client == Client::Undeclared {
+        return "the client does not declare the roots capability, and the server's policy \
+                shares no folder with such clients"
+            .to_owned();
+    }
+    if !set.rejected().is_empty() {
         let each: Vec<String> = set
             .rejected()
             .iter()
             .map(|r| format!("{} ({})", escaped(r.uri()), r.reason()))
             .collect();
-        format!(
+        return format!(
             "none of the folders the client shared can be used: {}",
             each.join(", ")
-        )
+        );
+    }
+    match client {
+        Client::Session { shared: true } => "the client no longer shares any folder (its roots \
+             list is empty; folders once shared are not replaced by the server's ceiling)"
+            .to_owned(),
+        Client::Request => "the client shares no folder with this request (its roots list is \
+             empty; on this revision only a client without the roots capability can be served \
+             the server's ceiling)"
+            .to_owned(),
+        _ => "the client shares no folder (its roots list is empty)".to_owned(),
     }
 }

@@ -8,15 +8,15 @@
 //!
 //! ```no_run
 //! use mcp_roots::Roots;
-//! use mcp_roots_rmcp::{SessionRoots, ToolCall};
+//! use mcp_roots_rmcp::{Parameters, SessionRoots, ToolCall};
 //! use rmcp::handler::server::router::tool::ToolRouter;
-//! use rmcp::handler::server::wrapper::Parameters;
 //! use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ServerCapabilities, ServerConfig};
 //! use rmcp::service::NotificationContext;
 //! use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
 //!
-//! #[derive(serde::Deserialize, rmcp::schemars::JsonSchema)]
-//! #[schemars(crate = "rmcp::schemars")]
+//! // `schemars` is the server's own dependency (`schemars = "1"`, the
+//! // schemars rmcp uses): no `#[schemars(crate = …)]` needed.
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
 //! struct WriteArgs {
 //!     /// A `file://` URI or an absolute path inside the shared folders.
 //!     path: String,
@@ -38,7 +38,9 @@
 //!     }
 //!
 //!     #[tool(description = "Write a note inside the folders the user shared")]
-//!     async fn write(&self, call: ToolCall, Parameters(args): Parameters<WriteArgs>) -> CallToolResponse {
+//!     // The call and its arguments together: the glue's `Parameters`, in
+//!     // place of rmcp's (a 2026-07-28 retry is bound to these arguments).
+//!     async fn write(&self, Parameters(call, args): Parameters<WriteArgs>) -> CallToolResponse {
 //!         // The session's roots (2024-11-05 to 2025-11-25), or this
 //!         // request's (2026-07-28: asked for in an input-required round);
 //!         // short work runs inline (`serve_blocking` hops to tokio's
@@ -48,6 +50,21 @@
 //!             .serve(call, move |snap| {
 //!                 snap.write_atomic(&args.path, args.text.as_bytes())?;
 //!                 Ok(CallToolResult::success(vec![ContentBlock::text("written")]))
+//!             })
+//!             .await
+//!     }
+//!
+//!     #[tool(description = "List the folders the user shared")]
+//!     async fn folders(&self, call: ToolCall) -> CallToolResponse {
+//!         // No arguments: the call alone. Every root this call may use, in
+//!         // the client's order; `resolve(".")` is the root itself.
+//!         self.roots
+//!             .serve(call, |snap| {
+//!                 let mut uris = Vec::new();
+//!                 for root in snap.set().roots() {
+//!                     uris.push(root.resolve(".")?.to_uri());
+//!                 }
+//!                 Ok(CallToolResult::success(vec![ContentBlock::text(uris.join("\n"))]))
 //!             })
 //!             .await
 //!     }
@@ -71,7 +88,9 @@
 //!
 //! # One tool body, every revision
 //!
-//! A tool takes a [`ToolCall`] (before its `Parameters`) and hands its body
+//! A tool takes its call and its arguments together through the glue's
+//! [`Parameters`] (`Parameters(call, args)`; a tool without arguments takes
+//! a [`ToolCall`] alone) and hands its body
 //! to [`SessionRoots::serve`] (file work only) or
 //! [`SessionRoots::serve_with`] (file work and questions to the user,
 //! through an [`Ask`]). The glue supplies what the body needs the way the
@@ -86,8 +105,13 @@
 //!
 //! On every revision a client that does not declare `roots` gets the
 //! server's policy at once (the ceiling if the operator grants it to such
-//! clients, else nothing), and an empty set is refused with `no_roots`
-//! saying why (no capability, an empty list, or which roots the ceiling
+//! clients with [`EmptyRoots::Ceiling`](mcp_roots::EmptyRoots::Ceiling),
+//! else nothing). On the session revisions so does a client whose
+//! `roots/list` answers have all been empty so far; once it has listed a
+//! folder, an empty list shares nothing. On 2026-07-28 (no memory of a
+//! client) an empty list from a client that declares roots shares nothing.
+//! An empty set is refused with `no_roots` saying why (no capability, an
+//! empty list, a list emptied after sharing, or which roots the ceiling
 //! refused), never with "the client has not answered" unless a session
 //! client really has not.
 //!
@@ -113,6 +137,8 @@
 //!
 //! # The parts
 //!
+//! - [`Parameters`] and [`ToolCall`]: a tool's call (and its arguments),
+//!   as the tool method's argument.
 //! - [`SessionRoots`]: one session's roots, synchronised with the client
 //!   (`roots/list` after `initialize`, again on `list_changed`);
 //!   [`serve`](SessionRoots::serve) and [`serve_with`](SessionRoots::serve_with)
@@ -153,6 +179,7 @@ mod empty;
 mod format;
 mod input_required;
 mod legacy;
+mod parameters;
 mod rounds;
 mod serve;
 mod session;
@@ -166,6 +193,7 @@ pub use call::{Revision, ToolCall};
 pub use denial::tool_error;
 pub use elicit::{ElicitError, Elicitor, Form, Outcome};
 pub use input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
+pub use parameters::Parameters;
 pub use rounds::{
     Clock, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_ROUND_WAIT,
     DEFAULT_URL_WAIT_ROUNDS, Rounds,

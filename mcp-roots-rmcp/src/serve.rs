@@ -25,19 +25,18 @@ impl SessionRoots {
     /// client that declares no roots gets the server's policy at once).
     ///
     /// ```no_run
-    /// # use mcp_roots_rmcp::{SessionRoots, ToolCall};
-    /// # use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+    /// # use mcp_roots_rmcp::{Parameters, SessionRoots};
+    /// # use rmcp::handler::server::router::tool::ToolRouter;
     /// # use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
     /// # use rmcp::{tool, tool_router};
-    /// # #[derive(serde::Deserialize, rmcp::schemars::JsonSchema)]
-    /// # #[schemars(crate = "rmcp::schemars")]
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema)]
     /// # struct ReadArgs { path: String }
     /// # #[derive(Clone)]
     /// # struct Server { roots: SessionRoots, tool_router: ToolRouter<Server> }
     /// # #[tool_router]
     /// # impl Server {
     /// #[tool(description = "Read a text file inside the shared folders")]
-    /// async fn read_file(&self, call: ToolCall, Parameters(args): Parameters<ReadArgs>) -> CallToolResponse {
+    /// async fn read_file(&self, Parameters(call, args): Parameters<ReadArgs>) -> CallToolResponse {
     ///     self.roots
     ///         .serve(call, move |snap| {
     ///             let text = std::io::read_to_string(snap.open(&args.path)?)?;
@@ -87,19 +86,18 @@ impl SessionRoots {
     /// nothing before its last question). Propagate every [`Stop`] with `?`.
     ///
     /// ```no_run
-    /// # use mcp_roots_rmcp::{Outcome, SessionRoots, ToolCall};
-    /// # use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+    /// # use mcp_roots_rmcp::{Outcome, Parameters, SessionRoots};
+    /// # use rmcp::handler::server::router::tool::ToolRouter;
     /// # use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
     /// # use rmcp::{tool, tool_router};
-    /// # #[derive(serde::Deserialize, rmcp::schemars::JsonSchema)]
-    /// # #[schemars(crate = "rmcp::schemars")]
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema)]
     /// # struct PathArgs { path: String }
     /// # #[derive(Clone)]
     /// # struct Server { roots: SessionRoots, tool_router: ToolRouter<Server> }
     /// # #[tool_router]
     /// # impl Server {
     /// #[tool(description = "Delete a file inside the shared folders, after asking the user")]
-    /// async fn delete(&self, call: ToolCall, Parameters(args): Parameters<PathArgs>) -> CallToolResponse {
+    /// async fn delete(&self, Parameters(call, args): Parameters<PathArgs>) -> CallToolResponse {
     ///     self.roots
     ///         .serve_with(call, |mut ask| async move {
     ///             let path = args.path.clone();
@@ -135,6 +133,9 @@ impl SessionRoots {
             revision = ?revision,
         );
         let served = async move {
+            if let Some(stop) = call.unseen_arguments() {
+                return finish(stop);
+            }
             match revision {
                 Revision::Rounds => self.serve_rounds(call, body).await,
                 _ => {

@@ -10,6 +10,7 @@ use tokio::sync::{Mutex, watch};
 
 use crate::answer::Answer;
 use crate::blocking::{blocking, run_blocking};
+use crate::empty::Client;
 use crate::legacy;
 use crate::rounds::Rounds;
 
@@ -258,11 +259,17 @@ impl SessionRoots {
         let installed = blocking(move || {
             let report = answer.install(&roots);
             let set = roots.load();
+            let client = match declared {
+                true => Client::Session {
+                    shared: roots.has_shared(),
+                },
+                false => Client::Undeclared,
+            };
             // The operator hears at once when a session gets no usable root.
             let empty = set
                 .set()
                 .is_empty()
-                .then(|| crate::empty::why(declared, set.set()));
+                .then(|| crate::empty::why(client, set.set()));
             (report, empty)
         });
         match installed.await {

@@ -184,6 +184,64 @@ async fn a_client_that_declares_roots_and_removes_the_last_shares_nothing() {
     assert_eq!(read(&c, dir.path(), "b").await, "refused:no_roots");
 }
 
+/// What a session serves after the client answered `answers` in turn (the
+/// first after `initialize`, each next one after a `list_changed`), under
+/// the ceiling-without-roots policy with the tree as ceiling: the read of
+/// `a` and of `b`.
+async fn served_after(answers: &[&[&str]]) -> [String; 2] {
+    let dir = tree();
+    let policy = Roots::builder()
+        .ceiling([dir.path().to_str().unwrap()])
+        .empty_roots(EmptyRoots::Ceiling);
+    let roots = SessionRoots::new(policy);
+    let client = ScriptedClient::new(true, false);
+    let listed =
+        |names: &[&str]| -> Vec<String> { names.iter().map(|n| uri(dir.path(), n)).collect() };
+    let first = listed(answers[0]);
+    client.set_roots(first.iter().map(|u| (u.as_str(), None)));
+    let script = client.clone();
+    let c = connect(roots.clone(), client).await;
+    wait_generation(&roots, 1).await;
+    for (i, answer) in answers.iter().enumerate().skip(1) {
+        let next = listed(answer);
+        script.set_roots(next.iter().map(|u| (u.as_str(), None)));
+        c.notify_roots_list_changed().await.unwrap();
+        wait_generation(&roots, i as u64 + 1).await;
+    }
+    [
+        read(&c, dir.path(), "a").await,
+        read(&c, dir.path(), "b").await,
+    ]
+}
+
+#[tokio::test]
+async fn an_empty_list_is_served_the_ceiling_only_until_the_client_shares() {
+    let none = "refused:no_roots";
+    let rows: &[(&str, &[&[&str]], [&str; 2])] = &[
+        // An editor with no folder open, an inspector with no roots.
+        ("never shared: []", &[&[]], ["a", "b"]),
+        ("never shared: [] then []", &[&[], &[]], ["a", "b"]),
+        (
+            "[] then shared",
+            &[&[], &["a"]],
+            ["a", "refused:outside_roots"],
+        ),
+        ("shared then []", &[&["a"], &[]], [none, none]),
+        ("[], shared, then []", &[&[], &["a"], &[]], [none, none]),
+        // The user meant that folder, not the ceiling.
+        ("shared but rejected", &[&["missing"]], [none, none]),
+        (
+            "shared but rejected, then []",
+            &[&["missing"], &[]],
+            [none, none],
+        ),
+    ];
+    for (what, answers, expected) in rows {
+        let served = served_after(answers).await;
+        assert_eq!(served, expected.map(str::to_owned), "{what}");
+    }
+}
+
 #[tokio::test]
 async fn list_changed_relists() {
     let (dir, script, roots, c) = sharing(&["a"]).await;

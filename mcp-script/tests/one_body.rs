@@ -512,6 +512,83 @@ async fn without_the_roots_capability_2026_07_28_serves_the_policy_at_once() {
     assert_eq!(text_of(&read), "alpha");
 }
 
+#[tokio::test]
+async fn on_2026_07_28_an_empty_list_from_a_client_with_roots_shares_nothing() {
+    // No memory per client on this revision: an empty list cannot be told
+    // from one that removed the last folder, so it is never the ceiling,
+    // whatever the policy; only a client without the capability gets it.
+    let dir = tree();
+    let version = ProtocolVersion::V_2026_07_28;
+    for grants in [true, false] {
+        let policy = Roots::builder().ceiling([at(dir.path(), "shared")]);
+        let policy = match grants {
+            true => policy.empty_roots(mcp_roots::EmptyRoots::Ceiling),
+            false => policy,
+        };
+        let server = Server::new(SessionRoots::new(policy));
+        let script = ScriptedClient::new(true, true).speaking(version.clone());
+        let c = start(server, script, &version).await;
+        let args = json!({ "path": at(dir.path(), "shared/a.md") });
+        for _ in 0..2 {
+            let asked = input_required(once(&c, "read", args.clone(), None, None).await);
+            assert!(asked.input_requests.is_some());
+            let mut inputs = InputResponses::new();
+            inputs.insert(ROOTS_INPUT.into(), json!({ "roots": [] }));
+            let retried = once(&c, "read", args.clone(), Some(inputs), asked.request_state).await;
+            let result = complete(retried);
+            assert_eq!(reason(&result).as_deref(), Some("no_roots"), "{grants}");
+            let text = text_of(&result);
+            assert!(text.contains("its roots list is empty"), "{text}");
+        }
+        // Sharing the folder on the next request serves it.
+        let asked = input_required(once(&c, "read", args.clone(), None, None).await);
+        let retried = once(
+            &c,
+            "read",
+            args.clone(),
+            Some(with_roots(dir.path())),
+            asked.request_state,
+        )
+        .await;
+        assert_eq!(text_of(&complete(retried)), "alpha");
+    }
+    // Without the capability: the ceiling where the policy grants it.
+    let policy = Roots::builder()
+        .ceiling([at(dir.path(), "shared")])
+        .empty_roots(mcp_roots::EmptyRoots::Ceiling);
+    let script = ScriptedClient::new(false, true).speaking(version.clone());
+    let c = start(Server::new(SessionRoots::new(policy)), script, &version).await;
+    let read = call(&c, "read", json!({ "path": at(dir.path(), "shared/b.md") })).await;
+    assert_eq!(text_of(&read), "beta");
+}
+
+#[tokio::test]
+async fn an_empty_list_after_sharing_says_why_nothing_is_shared() {
+    let dir = tree();
+    let version = ProtocolVersion::V_2025_11_25;
+    let policy = Roots::builder()
+        .ceiling([dir.path().to_str().unwrap()])
+        .empty_roots(mcp_roots::EmptyRoots::Ceiling);
+    let roots = SessionRoots::new(policy);
+    let script = client(dir.path(), version.clone(), false);
+    let c = start(Server::new(roots.clone()), script.clone(), &version).await;
+    let args = json!({ "path": at(dir.path(), "shared/a.md") });
+    assert_eq!(text_of(&call(&c, "read", args.clone()).await), "alpha");
+    script.set_root_uris(&[]);
+    c.notify_roots_list_changed().await.unwrap();
+    for _ in 0..500 {
+        if roots.roots().generation() >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let refused = call(&c, "read", args).await;
+    assert_eq!(reason(&refused).as_deref(), Some("no_roots"));
+    let text = text_of(&refused);
+    assert!(text.contains("no longer shares any folder"), "{text}");
+    assert!(roots.roots().has_shared());
+}
+
 /// One `tools/call` round, without rmcp's automatic retries.
 async fn once(
     client: &Client,

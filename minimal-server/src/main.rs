@@ -1,12 +1,12 @@
 //! `minimal-server`: the smallest complete MCP server on mcp-roots, over
-//! stdio. Its one tool, `read_file`, returns a text file from inside the
-//! folders the client shared (its roots) and refuses everything else as a
-//! tool error, on every protocol revision rmcp offers.
+//! stdio. Its tool `read_file` returns a text file from inside the folders
+//! the client shared (its roots) and refuses everything else as a tool
+//! error; `list_roots` lists each shared folder, on every protocol revision
+//! rmcp offers.
 
 use mcp_roots::Roots;
-use mcp_roots_rmcp::{SessionRoots, ToolCall};
+use mcp_roots_rmcp::{Parameters, SessionRoots, ToolCall};
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use rmcp::service::NotificationContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
@@ -33,8 +33,9 @@ impl Server {
     #[tool(description = "Read a text file inside the folders the user shared")]
     async fn read_file(
         &self,
-        call: ToolCall, // before `Parameters`: it reads the call's arguments too
-        Parameters(ReadArgs { path }): Parameters<ReadArgs>,
+        // The call and its arguments together (the glue's `Parameters`,
+        // in place of rmcp's): a retry is bound to these arguments.
+        Parameters(call, ReadArgs { path }): Parameters<ReadArgs>,
     ) -> CallToolResponse {
         // Runs against the session's roots, or on 2026-07-28 this request's
         // (asked of the client first); each `?` makes a refusal the result.
@@ -42,6 +43,26 @@ impl Server {
             .serve(call, move |snap| {
                 let text = snap.read_to_string(&path)?;
                 Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+            })
+            .await
+    }
+
+    #[tool(description = "List the folders the user shared and what is in each")]
+    async fn list_roots(&self, call: ToolCall) -> CallToolResponse {
+        // No arguments: the call alone.
+        self.roots
+            .serve(call, |snap| {
+                let mut lines = Vec::new();
+                for root in snap.set().roots() {
+                    let top = root.resolve(".")?; // the root itself
+                    lines.push(top.to_uri());
+                    for entry in snap.read_dir(&top)? {
+                        lines.push(format!("  {}", entry?.name().to_string_lossy()));
+                    }
+                }
+                Ok(CallToolResult::success(vec![ContentBlock::text(
+                    lines.join("\n"),
+                )]))
             })
             .await
     }

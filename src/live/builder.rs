@@ -37,6 +37,16 @@ impl RootsBuilder {
     /// narrow: a client root above one is clipped to it, one outside all of
     /// them is rejected (`outside_ceiling`). Ceiling directories that do not
     /// exist grant nothing (see [`Roots::ceiling`]).
+    ///
+    /// A client root is compared with the ceiling *as spelled* (lexically,
+    /// a URI decoded and its dot segments removed), before anything at its
+    /// path is opened, so that the answer never depends on what exists
+    /// outside the ceiling. Give the ceiling the way clients spell their
+    /// folders, and do not canonicalise it: a ceiling given as
+    /// `/private/tmp` (what `/tmp` resolves to on macOS) or as the target
+    /// of a symlinked project folder refuses a client root spelled through
+    /// the link (`/tmp/notes`) as `outside_ceiling`. List both spellings if
+    /// clients use both.
     pub fn ceiling<I>(mut self, dirs: I) -> Self
     where
         I: IntoIterator,
@@ -71,9 +81,12 @@ impl RootsBuilder {
         self
     }
 
-    /// What a client that does not declare the roots capability is served
-    /// ([`Roots::replace_undeclared`]). An empty list from a client that
-    /// declares roots always shares nothing.
+    /// What a client that shares no folder, and has never shared one in
+    /// this session, is served: one that does not declare the roots
+    /// capability, or answers only with empty lists so far
+    /// ([`Roots::replace_undeclared`]). An empty list after a list that
+    /// named a root shares nothing, and so does an empty request-scoped
+    /// list ([`Roots::for_request`]), whatever this says.
     pub fn empty_roots(mut self, empty: EmptyRoots) -> Self {
         self.empty = empty;
         self

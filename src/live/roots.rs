@@ -2,7 +2,8 @@
 //! [`RootSet`] behind an `ArcSwap`, applies the server's policy inside every
 //! [`replace`](Roots::replace), and re-checks the files it handed out.
 
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use arc_swap::ArcSwap;
 
@@ -36,6 +37,7 @@ impl Roots {
                 changes: Changes::default(),
                 writer: Mutex::new(Vec::new()),
                 last_request: Mutex::new(None),
+                shared: AtomicBool::new(false),
             }),
         }
     }
@@ -88,6 +90,11 @@ pub(crate) struct Inner {
     /// list while every root still names its directory, and otherwise the
     /// set whose handles the next one takes over (identity checked).
     last_request: Mutex<Option<LastRequest>>,
+    /// Whether the client has shared a folder: a list naming at least one
+    /// root was installed (set before that list is admitted; read under
+    /// the writer lock, so an empty list installed after a shared one
+    /// always sees it).
+    shared: AtomicBool,
 }
 
 /// What [`Roots::for_request`] keeps of the last request.
@@ -281,17 +288,71 @@ impl Roots {
     /// was built (they did not exist yet) comes back read-only. Prefer `replace_list` or
     /// [`replace_uris`](Self::replace_uris) there: they never open anything
     /// outside the ceiling because a client named it.
+    ///
+    /// # An empty list
+    ///
+    /// A `client` set that lists no root at all (none accepted, none
+    /// rejected) is installed as [`replace_undeclared`](Self::replace_undeclared)
+    /// installs the answer of a client that shares nothing: the ceiling
+    /// under [`EmptyRoots::Ceiling`](crate::EmptyRoots::Ceiling) while this
+    /// `Roots` has never installed a list naming a root, nothing after.
     pub fn replace(&self, client: RootSet) -> RescanReport {
+        if client.is_empty() && client.rejected().is_empty() {
+            return self.replace_unshared();
+        }
+        self.inner.shared.store(true, Ordering::SeqCst);
         self.install(self.inner.policy.admit_set(client), Checked::No)
     }
 
-    /// Installs the answer of a client that does *not* declare the roots
-    /// capability: the server's policy alone (the whole ceiling under
-    /// [`EmptyRoots::Ceiling`](crate::EmptyRoots::Ceiling), otherwise
-    /// nothing). An empty list from a client that declares roots goes
-    /// through [`replace_list`](Self::replace_list) and shares nothing.
+    /// Installs the answer of a client that shares no folder: one that
+    /// does not declare the roots capability, or (what
+    /// [`replace_list`](Self::replace_list) and [`replace`](Self::replace)
+    /// do with an empty list) one that answers with an empty list.
+    ///
+    /// Under [`EmptyRoots::Ceiling`](crate::EmptyRoots::Ceiling) such a
+    /// client is served the whole ceiling *as long as it has never shared a
+    /// folder in this session* ([`has_shared`](Self::has_shared) is false:
+    /// no capability, or only empty answers so far), as a client without
+    /// a folder open (an editor with no folder, an inspector with no roots)
+    /// expects. Once a list naming at least one root was installed (even
+    /// if the ceiling or the disk rejected every root of it: the user meant
+    /// those folders, not the ceiling), an empty answer shares nothing:
+    /// un-sharing never widens what the client may reach. Under
+    /// [`EmptyRoots::DenyAll`](crate::EmptyRoots::DenyAll) (the default)
+    /// it shares nothing, always.
+    ///
+    /// A `Roots` keeps this memory for its whole life, so use one per
+    /// session (as the rest of its API requires). Request-scoped sets
+    /// ([`for_request`](Self::for_request), [`scoped_list`](Self::scoped_list))
+    /// have no memory of a client's earlier answers: there an empty list
+    /// shares nothing, and only a client without the capability
+    /// ([`scoped_undeclared`](Self::scoped_undeclared), `for_request(None)`)
+    /// is served the ceiling.
     pub fn replace_undeclared(&self) -> RescanReport {
-        self.install(self.inner.policy.without_roots(), Checked::No)
+        self.replace_unshared()
+    }
+
+    /// Whether the client has shared a folder with this `Roots`: a list
+    /// naming at least one root was installed through
+    /// [`replace`](Self::replace), [`replace_list`](Self::replace_list) or
+    /// [`replace_uris`](Self::replace_uris), whatever became of its roots.
+    /// From then on an empty answer shares nothing (see
+    /// [`replace_undeclared`](Self::replace_undeclared)).
+    pub fn has_shared(&self) -> bool {
+        self.inner.shared.load(Ordering::SeqCst)
+    }
+
+    /// An answer that shares no folder: the policy's set for a client that
+    /// never shared one, or nothing. Decided under the writer lock, so it
+    /// cannot be installed after a list that shared, having decided before.
+    fn replace_unshared(&self) -> RescanReport {
+        let writer = self.lock_writer();
+        let set = if self.has_shared() {
+            RootSet::assemble(Vec::new(), Vec::new())
+        } else {
+            self.inner.policy.without_roots()
+        };
+        self.install_locked(writer, set, Checked::No)
     }
 
     /// Installs the client's root list (names kept): each root judged
@@ -300,7 +361,16 @@ impl Roots {
     /// least the policy's hardening. Roots of the installed set that the
     /// list repeats (same URI, same effective hardening) are taken over,
     /// their identity checked again, instead of opened anew.
+    ///
+    /// An empty list is an answer that shares no folder: see
+    /// [`replace_undeclared`](Self::replace_undeclared) (the ceiling under
+    /// [`EmptyRoots::Ceiling`](crate::EmptyRoots::Ceiling) only while the
+    /// client has never shared one).
     pub fn replace_list(&self, client: RootSetBuilder) -> RescanReport {
+        if client.is_empty() {
+            return self.replace_unshared();
+        }
+        self.inner.shared.store(true, Ordering::SeqCst);
         let current = self.inner.installed();
         let set = self.inner.policy.admit(client, Some(current.set()));
         drop(current);
@@ -308,7 +378,15 @@ impl Roots {
     }
 
     fn install(&self, effective: RootSet, checked: Checked) -> RescanReport {
-        let mut writer = self.lock_writer();
+        self.install_locked(self.lock_writer(), effective, checked)
+    }
+
+    fn install_locked(
+        &self,
+        mut writer: MutexGuard<'_, Vec<Arc<Installed>>>,
+        effective: RootSet,
+        checked: Checked,
+    ) -> RescanReport {
         let pinned: Vec<_> = match checked {
             Checked::ByBuilder => effective.roots().iter().map(Pin::present).collect(),
             Checked::No => effective.roots().iter().map(Pin::verify).collect(),
@@ -446,7 +524,9 @@ impl Roots {
     }
 
     /// A client root list admitted as [`replace_list`](Self::replace_list)
-    /// admits it, *without* installing it (a request-scoped set).
+    /// admits it, *without* installing it (a request-scoped set). An empty
+    /// list shares nothing (a request-scoped set has no memory of earlier
+    /// answers; see [`for_request`](Self::for_request)).
     pub fn scoped_list(&self, client: RootSetBuilder) -> RootSet {
         self.inner.policy.admit(client, None)
     }
@@ -474,6 +554,12 @@ impl Roots {
     /// descriptors) until the next request or until it is dropped, and the
     /// files opened through them are the requests' own: the returned
     /// `Roots` may serve several requests at once.
+    ///
+    /// A request carries no memory of the client's earlier lists, so an
+    /// empty list (`Some` of a list naming no root) cannot be told from one
+    /// that removed the last folder: it shares nothing, whatever the
+    /// policy. Only a client without the roots capability (`None`) is
+    /// served the ceiling under [`EmptyRoots::Ceiling`](crate::EmptyRoots::Ceiling).
     pub fn for_request(&self, client: Option<RootSetBuilder>) -> Roots {
         let Some(client) = client else {
             let request = self.request_roots();

@@ -63,6 +63,11 @@ impl Root {
     }
 
     /// Resolves `rel`; see [`RootSet::resolve`](crate::RootSet::resolve).
+    /// `resolve(".")` is the root itself: a [`ScopedPath`] whose
+    /// [`rel`](ScopedPath::rel) is `.`, for
+    /// [`to_uri`](ScopedPath::to_uri) (the root's `file://` URI for a tool
+    /// result) or as the target of a set's or a snapshot's operation (such
+    /// as listing the root: `snap.read_dir(&root.resolve(".")?)`).
     ///
     /// # Errors
     ///

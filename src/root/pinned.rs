@@ -98,10 +98,14 @@ impl Root {
         self.name.as_deref()
     }
 
-    /// The URI (or path) the root was given by, exactly as given: the
-    /// client's; for a client root clipped to an operator ceiling
-    /// directory (a client root above it), the ceiling directory's, as the
-    /// operator gave it (a path or a URI).
+    /// The URI (or path) exactly as it was given: as the client gave it
+    /// for a root the client listed, and for a client root clipped to a
+    /// ceiling directory (the client named a folder above it) the ceiling
+    /// directory as the operator gave it (a URI or a path), since that
+    /// directory is what the root grants. [`path`](Self::path) is the
+    /// root's path for display; [`resolve(".")`](Self::resolve) gives the
+    /// root itself as a [`ScopedPath`](crate::ScopedPath), whose
+    /// [`to_uri`](crate::ScopedPath::to_uri) is a `file://` URI.
     pub fn uri(&self) -> &str {
         &self.uri
     }

@@ -168,6 +168,11 @@ impl RootSetBuilder {
         self
     }
 
+    /// Whether the list names no root at all.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     /// The same list with `hardening`.
     pub(crate) fn with_hardening(mut self, hardening: Hardening) -> Self {
         self.hardening = hardening;

@@ -21,7 +21,7 @@ pub(crate) struct Policy {
     pub(crate) ceiling: Option<RootSet>,
     /// The least hardening of every root handed out.
     pub(crate) hardening: Hardening,
-    /// What a client that does not declare roots is served.
+    /// What a client that shares no folder (and never shared one) is served.
     pub(crate) without_roots: EmptyRoots,
 }
 
@@ -96,11 +96,18 @@ impl Policy {
     }
 }
 
-/// What a client that does not declare the roots capability is served
-/// (see [`Roots::replace_undeclared`](crate::Roots::replace_undeclared)).
+/// What a client that shares no folder, and has never shared one, is
+/// served (see [`Roots::replace_undeclared`](crate::Roots::replace_undeclared)).
 ///
-/// A client that *does* declare roots and answers with an empty list shares
-/// nothing, whatever this says: a removal never grants more than before it.
+/// On a session (one [`Roots`](crate::Roots)), a client that does not
+/// declare the roots capability, or has answered only with empty lists so
+/// far, shares no folder: under [`Ceiling`](Self::Ceiling) it is served the
+/// ceiling. Once the client has listed a root (even one the ceiling or the
+/// disk rejected), an empty list shares nothing, whatever this says: a
+/// removal never grants more than before it. A request-scoped set
+/// ([`Roots::for_request`](crate::Roots::for_request)) has no memory of
+/// earlier answers: an empty list there shares nothing, and only a client
+/// without the capability is served the ceiling.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum EmptyRoots {

@@ -51,11 +51,19 @@ pub enum Command {
 pub struct ServeArgs {
     /// Bound what any client root can grant to DIR (repeatable): a root
     /// above DIR is clipped to it, one outside every DIR is rejected. DIR
-    /// must be an absolute path to an existing directory.
+    /// must be an absolute path to an existing directory. Client roots are
+    /// compared with DIR as spelled (before the disk is looked at): give DIR
+    /// as clients spell their folders, and do not canonicalise it (a DIR
+    /// given as /private/tmp refuses a client root /tmp/notes).
     #[arg(long, value_name = "DIR", value_parser = ceiling_dir)]
     pub ceiling: Vec<String>,
-    /// Grant the ceiling to a client that does not declare the roots
-    /// capability (without this, such a client gets nothing).
+    /// Grant the ceiling to a client that shares no folder and has not
+    /// shared one in this session: one that does not declare the roots
+    /// capability, or answers only empty root lists so far (an editor with
+    /// no folder open). Once a client has listed a folder (even one that was
+    /// refused), an empty list shares nothing; on 2026-07-28, which keeps no
+    /// memory of a client, an empty list from a client that declares roots
+    /// shares nothing. Without this flag such clients get nothing.
     #[arg(long, requires = "ceiling")]
     pub ceiling_without_roots: bool,
     /// Make every client root read-only: notes_write, notes_delete and

@@ -10,7 +10,10 @@
 //!   (`Mcp-Session-Id`) with a server of its own: its own
 //!   [`SessionRoots`](mcp_roots_rmcp::SessionRoots) (a `Roots` built for
 //!   it), held notes and questions. A request naming an unknown or ended
-//!   session gets `404`. The session ends with its client's `DELETE`, or
+//!   session gets `404`, whatever its method: rmcp answers a `DELETE` of a
+//!   session it does not hold with `202`, so [`serve`] asks the session
+//!   manager first and answers such a `DELETE` `404` itself (a request
+//!   without `Mcp-Session-Id` gets rmcp's `400`). The session ends with its client's `DELETE`, or
 //!   after `idle` without a message (default [`DEFAULT_SESSION_IDLE`]);
 //!   either way its server is dropped: its roots go, its held notes'
 //!   descriptors are closed, and the questions it was waiting on are
@@ -31,6 +34,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::{Request, State};
+use axum::http::{Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
@@ -131,14 +139,47 @@ where
     // Cancelling rmcp's token ends every session and open stream, so the
     // graceful shutdown does not wait on idle SSE streams.
     let cancel = config.cancellation_token.clone();
-    let service = StreamableHttpService::new(move || Ok(sessions()), Arc::new(manager), config);
-    let router = axum::Router::new().nest_service(PATH, service);
+    let manager = Arc::new(manager);
+    let service = StreamableHttpService::new(move || Ok(sessions()), manager.clone(), config);
+    let router = axum::Router::new().nest_service(PATH, service).layer(
+        axum::middleware::from_fn_with_state(manager, ended_sessions),
+    );
     axum::serve(listener, router)
         .with_graceful_shutdown(async move {
             shutdown.await;
             cancel.cancel();
         })
         .await
+}
+
+/// The header that names a session.
+const SESSION_ID: &str = "mcp-session-id";
+
+/// A `DELETE` naming a session the manager does not hold (never opened, or
+/// ended) gets `404`, as `POST` and `GET` do. rmcp runs its own checks first
+/// (`Host` and `Origin`, the protocol version, a missing id): the request
+/// goes through it, and only its `202` for a session that did not exist
+/// becomes `404`, so a foreign page still gets `403` and learns nothing
+/// about which sessions exist.
+async fn ended_sessions(
+    State(manager): State<Arc<LocalSessionManager>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let unknown = match request.headers().get(SESSION_ID) {
+        Some(id) if request.method() == Method::DELETE => match id.to_str() {
+            Ok(id) => matches!(manager.has_session(&id.into()).await, Ok(false)),
+            // Not text: no session was ever given such an id.
+            Err(_) => true,
+        },
+        _ => false,
+    };
+    let response = next.run(request).await;
+    if unknown && response.status().is_success() {
+        tracing::debug!("DELETE of an unknown or ended session: 404");
+        return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
+    }
+    response
 }
 
 #[cfg(test)]

@@ -16,8 +16,10 @@
 //!
 //! # One tool body for every revision
 //!
-//! Each tool takes the call's [`ToolCall`](mcp_roots_rmcp::ToolCall)
-//! (before its `Parameters`) and hands one body to the session's
+//! Each tool takes its call and arguments together
+//! ([`Parameters(call, args)`](mcp_roots_rmcp::Parameters)), or the call
+//! alone ([`ToolCall`](mcp_roots_rmcp::ToolCall)) when it has no arguments,
+//! and hands one body to the session's
 //! [`SessionRoots`](mcp_roots_rmcp::SessionRoots):
 //! [`serve`](mcp_roots_rmcp::SessionRoots::serve) when it only needs the
 //! roots, [`serve_with`](mcp_roots_rmcp::SessionRoots::serve_with) when it

@@ -1,5 +1,7 @@
-//! The note tools. Each takes the call's [`ToolCall`] (before its
-//! `Parameters`) and serves one body on every protocol revision through the
+//! The note tools. Each takes the call and its arguments together (the
+//! glue's [`Parameters`], so a 2026-07-28 retry is bound to the arguments
+//! the tool acts on), or the call alone ([`ToolCall`]) when it has no
+//! arguments, and serves one body on every protocol revision through the
 //! session's [`SessionRoots`](mcp_roots_rmcp::SessionRoots):
 //! [`serve`](mcp_roots_rmcp::SessionRoots::serve) for the tools that only
 //! need the roots, [`serve_with`](mcp_roots_rmcp::SessionRoots::serve_with)
@@ -19,8 +21,7 @@
 //! exists and the other two say `unknown_handle`.
 
 use mcp_roots::{ErrorKind, Snapshot, TrackedFile};
-use mcp_roots_rmcp::{Ask, Revision, Stop, ToolCall};
-use rmcp::handler::server::wrapper::Parameters;
+use mcp_roots_rmcp::{Ask, Parameters, Revision, Stop, ToolCall};
 use rmcp::model::{CallToolResponse, CallToolResult};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
@@ -104,11 +105,7 @@ impl NotesServer {
         description = "Read a note, given its path (file:// URI or absolute path), its title, or the handle notes_open gave it.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn notes_read(
-        &self,
-        call: ToolCall,
-        Parameters(args): Parameters<ReadArgs>,
-    ) -> CallToolResponse {
+    async fn notes_read(&self, Parameters(call, args): Parameters<ReadArgs>) -> CallToolResponse {
         let held = self.held.clone();
         let body = |ask: Ask| async move {
             let given = [
@@ -138,11 +135,7 @@ impl NotesServer {
         description = "Open a note (by path or title), read it, and keep it open: notes_read with the returned handle reads it again, wherever it moved inside the shared folders. Stops working if the user stops sharing its folder. Close with notes_close.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn notes_open(
-        &self,
-        call: ToolCall,
-        Parameters(args): Parameters<OpenArgs>,
-    ) -> CallToolResponse {
+    async fn notes_open(&self, Parameters(call, args): Parameters<OpenArgs>) -> CallToolResponse {
         let held = self.held.clone();
         let body = |ask: Ask| async move {
             if args.path.is_some() == args.title.is_some() {
@@ -171,8 +164,7 @@ impl NotesServer {
     )]
     async fn notes_close(
         &self,
-        call: ToolCall,
-        Parameters(args): Parameters<HandleArgs>,
+        Parameters(call, args): Parameters<HandleArgs>,
     ) -> CallToolResponse {
         let held = self.held.clone();
         let body = |_: Ask| async move {
@@ -199,11 +191,7 @@ impl NotesServer {
             open_world_hint = false
         )
     )]
-    async fn notes_write(
-        &self,
-        call: ToolCall,
-        Parameters(args): Parameters<WriteArgs>,
-    ) -> CallToolResponse {
+    async fn notes_write(&self, Parameters(call, args): Parameters<WriteArgs>) -> CallToolResponse {
         let WriteArgs { path, content } = args;
         let settings = self.preferences_of(&call).get();
         let work = move |snap: &Snapshot<'_>| {
@@ -233,8 +221,7 @@ impl NotesServer {
     )]
     async fn notes_delete(
         &self,
-        call: ToolCall,
-        Parameters(args): Parameters<TitleArgs>,
+        Parameters(call, args): Parameters<TitleArgs>,
     ) -> CallToolResponse {
         let body = |ask| change::carry_out(ask, Change::Delete, args.title);
         self.roots.serve_with(call, body).await
@@ -252,8 +239,7 @@ impl NotesServer {
     )]
     async fn notes_archive(
         &self,
-        call: ToolCall,
-        Parameters(args): Parameters<TitleArgs>,
+        Parameters(call, args): Parameters<TitleArgs>,
     ) -> CallToolResponse {
         let body = |ask| change::carry_out(ask, Change::Archive, args.title);
         self.roots.serve_with(call, body).await

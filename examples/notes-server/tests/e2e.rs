@@ -371,6 +371,15 @@ async fn a_client_without_roots_gets_the_policy(transport: Transport) {
     assert_eq!(notes, [uri(dir.path(), "Work/plan.md")]);
     let outside = read_at(&s.client, dir.path(), "Notes/meeting.md").await;
     assert_eq!(reason(&outside), Some("outside_roots"));
+    // A client that declares roots and has none configured (the MCP
+    // Inspector with no roots, an editor with no folder open) answers []:
+    // it has never shared a folder, so it is served the ceiling too.
+    let (script, s) = spawn(&launch, dir.path(), &[], true, true).await;
+    let notes = listed(&call(&s.client, "notes_list", json!({})).await);
+    assert_eq!(notes, [uri(dir.path(), "Work/plan.md")]);
+    assert!(script.roots_requests() >= 1);
+    let outside = read_at(&s.client, dir.path(), "Notes/meeting.md").await;
+    assert_eq!(reason(&outside), Some("outside_roots"));
 }
 
 async fn two_sessions_with_disjoint_roots_stay_apart(transport: Transport) {

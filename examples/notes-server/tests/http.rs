@@ -643,8 +643,68 @@ async fn forged_unknown_and_deleted_session_ids_are_refused() {
         assert_eq!(listed(&id).await, 404);
         let get = raw(addr, "GET", &[("Mcp-Session-Id", id.as_str())], "").await;
         assert_eq!(get.status, 404, "{get:?}");
+        let again = raw(addr, "DELETE", &[("Mcp-Session-Id", id.as_str())], "").await;
+        assert_eq!(again.status, 404, "{again:?}");
         // The other session is untouched.
         assert_eq!(listed(&other).await, 200);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_delete_of_an_unknown_or_ended_session_gets_404() {
+    bounded(async {
+        let http = server(&[]).await;
+        let addr = http.addr();
+        let delete = |headers: Vec<(&'static str, String)>| async move {
+            let headers: Vec<(&str, &str)> =
+                headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+            raw(addr, "DELETE", &headers, "").await.status
+        };
+        let id = open_session(addr).await;
+        let other = open_session(addr).await;
+        let mut forged = id.clone();
+        let last = forged.pop().unwrap();
+        forged.push(if last == '0' { '1' } else { '0' });
+        // Ids nobody was given.
+        for unknown in [
+            forged.as_str(),
+            "forged",
+            "00000000-0000-0000-0000-000000000000",
+        ] {
+            let status = delete(vec![("Mcp-Session-Id", unknown.to_owned())]).await;
+            assert_eq!(status, 404, "{unknown}");
+        }
+        // No id at all: the spec's 400 for a request that needs a session.
+        assert_eq!(delete(vec![]).await, 400);
+        // rmcp's own checks still come first: a foreign page gets 403, for
+        // a session that exists or not alike.
+        for which in [forged.as_str(), id.as_str()] {
+            let headers = vec![
+                ("Mcp-Session-Id", which.to_owned()),
+                ("Origin", "http://evil.example".to_owned()),
+            ];
+            assert_eq!(delete(headers).await, 403, "{which}");
+        }
+        // A live session ends once: the id is unknown from then on.
+        let status = delete(vec![("Mcp-Session-Id", id.clone())]).await;
+        assert!(matches!(status, 200 | 202 | 204), "{status}");
+        for _ in 0..2 {
+            assert_eq!(delete(vec![("Mcp-Session-Id", id.clone())]).await, 404);
+        }
+        let listed = raw(addr, "POST", &[("Mcp-Session-Id", id.as_str())], TOOLS_LIST).await;
+        assert_eq!(listed.status, 404, "{listed:?}");
+        // The other session was not ended by any of it.
+        let listed = raw(
+            addr,
+            "POST",
+            &[("Mcp-Session-Id", other.as_str())],
+            TOOLS_LIST,
+        )
+        .await;
+        assert_eq!(listed.status, 200, "{listed:?}");
+        let status = delete(vec![("Mcp-Session-Id", other.clone())]).await;
+        assert!(matches!(status, 200 | 202 | 204), "{status}");
     })
     .await;
 }
