@@ -348,7 +348,7 @@ impl Roots {
     fn replace_unshared(&self) -> RescanReport {
         let writer = self.lock_writer();
         let set = if self.has_shared() {
-            RootSet::assemble(Vec::new(), Vec::new())
+            RootSet::assemble(Vec::new(), Vec::new(), self.inner.policy.hardening)
         } else {
             self.inner.policy.without_roots()
         };
