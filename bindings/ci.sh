@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
-# Builds and tests the Python binding the way a user installs it:
-# `pip install maturin`, one `maturin build --release`, the wheel installed
-# with `pip install` into a fresh virtualenv, then pytest (the suite, the
-# escape corpus, the example server through the official SDK's client, and
-# the README's example) from outside the source tree; the suite once more
-# without openat2 when the launcher is built (tools/no-openat2).
+# Builds and tests both bindings the way a user installs them.
 #
-#   bindings/ci.sh
+# Python: `pip install maturin`, one `maturin build --release`, the wheel
+# installed with `pip install` into a fresh virtualenv, then pytest (the
+# suite, the escape corpus, the example server through the official SDK's
+# client) and the README's example, from outside the source tree.
+# Node: `npm install`, `napi build --release`, `npm pack`, the tarball
+# installed with `npm install` into a fresh folder, then `node --test` and
+# the README's example there.
+# Both suites run once more without openat2 when the launcher is built
+# (cargo build -p no-openat2).
 #
-# Needs python3 (3.10+) with venv and pip access to PyPI. The build shares
-# bindings/target (CARGO_TARGET_DIR) with the Node binding.
+#   bindings/ci.sh [python|node]     (both when no argument)
+#
+# Needs python3 (3.10+) with venv, Node 20.17+ with npm, and access to PyPI
+# and the npm registry. The two builds share bindings/target
+# (CARGO_TARGET_DIR).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$here/target}"
 MCP_VERSION="${MCP_VERSION:-2.3.0}"
+MCP_NODE_VERSION="${MCP_NODE_VERSION:-1.32.2}"
 python="${PYTHON:-python3}"
 work="$CARGO_TARGET_DIR/ci"
 rm -rf "$work"
@@ -23,6 +30,10 @@ mkdir -p "$work"
 
 step() { echo "== $1 ($(( SECONDS - started ))s)"; }
 started=$SECONDS
+which="${1:-all}"
+no_openat2="$repo/target/debug/no-openat2"
+
+python_binding() {
 
 step "python: build the wheel"
 "$python" -m venv "$work/build"
@@ -40,13 +51,45 @@ cp -r "$here/python/examples" "$work/examples"
 export MCP_ROOTS_CORPUS_DIR="$repo/testkit/data"
 (cd "$work" && "$work/user/bin/python" -m pytest -q -p no:cacheprovider tests)
 
-if [ -x "$repo/target/debug/no-openat2" ]; then
+if [ -x "$no_openat2" ]; then
     step "python: pytest without openat2"
-    (cd "$work" && "$repo/target/debug/no-openat2" "$work/user/bin/python" -m pytest -q -p no:cacheprovider tests/test_corpus.py tests/test_roots.py)
+    (cd "$work" && "$no_openat2" "$work/user/bin/python" -m pytest -q -p no:cacheprovider tests/test_corpus.py tests/test_roots.py)
 fi
 
 step "python: the README's example"
 sed -n '/^```python readme$/,/^```$/p' "$here/python/README.md" | sed '1d;$d' > "$work/readme_example.py"
 (cd "$work" && "$work/user/bin/python" readme_example.py)
+}
 
+node_binding() {
+local src="$here/node" user="$work/node-user"
+step "node: npm install, napi build --release, npm pack"
+(cd "$src" && npm install --no-audit --no-fund --silent && npx napi build --platform --release && npm pack --silent --pack-destination "$work" >/dev/null)
+tgz="$(ls "$work"/mcp-roots-*.tgz)"
+
+step "node: npm install $(basename "$tgz") into a fresh folder"
+mkdir -p "$user"
+cp -r "$src/test" "$src/examples" "$user/"
+(cd "$user" && npm init -y >/dev/null && npm install --no-audit --no-fund --silent "$tgz" "@modelcontextprotocol/sdk@$MCP_NODE_VERSION" zod@3)
+
+step "node: node --test in that folder"
+export MCP_ROOTS_CORPUS_DIR="$repo/testkit/data"
+(cd "$user" && node --test test/)
+
+if [ -x "$no_openat2" ]; then
+    step "node: node --test without openat2"
+    (cd "$user" && "$no_openat2" "$(command -v node)" --test test/corpus.test.js test/roots.test.js)
+fi
+
+step "node: the README's example"
+sed -n '/^```js readme$/,/^```$/p' "$src/README.md" | sed '1d;$d' > "$user/readme_example.js"
+(cd "$user" && node readme_example.js)
+}
+
+case "$which" in
+    python) python_binding ;;
+    node) node_binding ;;
+    all) python_binding; node_binding ;;
+    *) echo "usage: $0 [python|node]" >&2; exit 2 ;;
+esac
 step "done"
