@@ -7,10 +7,7 @@ use std::io;
 
 /// The napi error of a library error.
 pub(crate) fn to_napi(err: &mcp_roots::Error) -> napi::Error {
-    napi::Error::new(
-        napi::Status::GenericFailure,
-        payload(err),
-    )
+    napi::Error::new(napi::Status::GenericFailure, payload(err))
 }
 
 /// The JSON payload of a library error.
@@ -19,7 +16,10 @@ pub(crate) fn payload(err: &mcp_roots::Error) -> String {
         ("message", Some(err.to_string())),
         ("reason", Some(err.reason().to_owned())),
         ("input", Some(err.input().to_owned())),
-        ("operation", Some(format!("{:?}", err.operation()).to_lowercase())),
+        (
+            "operation",
+            Some(format!("{:?}", err.operation()).to_lowercase()),
+        ),
         ("detail", err.detail().map(str::to_owned)),
         ("sentence", Some(err.sentence())),
     ];

@@ -24,7 +24,10 @@ fn with<T>(shared: &Shared, f: impl FnOnce(&mut Handle) -> napi::Result<T>) -> n
     let mut guard = shared.lock().unwrap_or_else(|e| e.into_inner());
     match guard.as_mut() {
         Some(h) => f(h),
-        None => Err(napi::Error::new(Status::InvalidArg, "file handle is closed")),
+        None => Err(napi::Error::new(
+            Status::InvalidArg,
+            "file handle is closed",
+        )),
     }
 }
 
@@ -108,21 +111,34 @@ impl FileHandle {
         Job::new(move || read(&shared, length, position).map(Bytes))
     }
 
-    #[napi]
-    pub fn read_sync(&self, length: Option<u32>, position: Option<f64>) -> napi::Result<Buffer> {
-        read(&self.shared, length, position).map(Into::into)
+    #[napi(ts_return_type = "Buffer")]
+    pub fn read_sync<'env>(
+        &self,
+        env: &'env Env,
+        length: Option<u32>,
+        position: Option<f64>,
+    ) -> napi::Result<BufferSlice<'env>> {
+        crate::task::buffer(env, read(&self.shared, length, position)?)
     }
 
     /// Writes all of `data` (at `position` when given); resolves to its length.
     #[napi(ts_return_type = "Promise<number>")]
-    pub fn write(&self, data: Either<String, Buffer>, position: Option<f64>) -> AsyncTask<Job<u32>> {
+    pub fn write(
+        &self,
+        data: Either<String, Buffer>,
+        position: Option<f64>,
+    ) -> AsyncTask<Job<u32>> {
         let shared = self.shared.clone();
         let data = bytes(data);
         Job::new(move || write(&shared, &data, position))
     }
 
     #[napi]
-    pub fn write_sync(&self, data: Either<String, Buffer>, position: Option<f64>) -> napi::Result<u32> {
+    pub fn write_sync(
+        &self,
+        data: Either<String, Buffer>,
+        position: Option<f64>,
+    ) -> napi::Result<u32> {
         write(&self.shared, &bytes(data), position)
     }
 

@@ -13,5 +13,8 @@ use napi_derive::napi;
 /// The stable reasons, in the crate's table order.
 #[napi]
 pub fn reasons() -> Vec<&'static str> {
-    mcp_roots::ErrorKind::ALL.iter().map(|k| k.reason()).collect()
+    mcp_roots::ErrorKind::ALL
+        .iter()
+        .map(|k| k.reason())
+        .collect()
 }

@@ -11,14 +11,19 @@ use crate::errors::IntoNapi;
 use crate::file::{FileHandle, bytes};
 use crate::scope::Scope;
 use crate::task::{Bytes, Job};
-use crate::values::{DirEntry, Policy, Rejected, Report, ResolvedPath, Revoked, RootArg, Stat, WalkResult};
+use crate::values::{
+    DirEntry, Policy, Rejected, Report, ResolvedPath, Revoked, RootArg, Stat, WalkResult,
+};
 
 fn builder(roots: Vec<Either<String, RootArg>>) -> mcp_roots::RootSetBuilder {
     roots
         .into_iter()
         .fold(mcp_roots::RootSet::builder(), |b, root| match root {
             Either::A(uri) | Either::B(RootArg { uri, name: None }) => b.root(uri),
-            Either::B(RootArg { uri, name: Some(name) }) => b.named_root(name, uri),
+            Either::B(RootArg {
+                uri,
+                name: Some(name),
+            }) => b.named_root(name, uri),
         })
 }
 
@@ -46,7 +51,11 @@ fn open_options(flags: Option<&str>) -> napi::Result<mcp_roots::OpenOptions> {
     Ok(match flags.unwrap_or("r") {
         "r" => o,
         "r+" => o.write(true),
-        "w" => o.read(false).write(true).truncate(true).create(Create::OrOpen),
+        "w" => o
+            .read(false)
+            .write(true)
+            .truncate(true)
+            .create(Create::OrOpen),
         "w+" => o.write(true).truncate(true).create(Create::OrOpen),
         "wx" | "xw" => o.read(false).write(true).create(Create::New),
         "wx+" | "xw+" => o.write(true).create(Create::New),
@@ -93,26 +102,42 @@ impl Roots {
         let p = policy.unwrap_or_default();
         let mut b = mcp_roots::Roots::builder()
             .read_only_ceiling(p.read_only_ceiling.unwrap_or_default())
-            .writes(choice("writes", p.writes.as_deref(), &[("allow", Writes::Allow), ("refuse", Writes::Refuse)])?)
+            .writes(choice(
+                "writes",
+                p.writes.as_deref(),
+                &[("allow", Writes::Allow), ("refuse", Writes::Refuse)],
+            )?)
             .empty_roots(choice(
                 "emptyRoots",
                 p.empty_roots.as_deref(),
-                &[("deny_all", EmptyRoots::DenyAll), ("ceiling", EmptyRoots::Ceiling)],
+                &[
+                    ("deny_all", EmptyRoots::DenyAll),
+                    ("ceiling", EmptyRoots::Ceiling),
+                ],
             )?)
             .symlinks(choice(
                 "symlinks",
                 p.symlinks.as_deref(),
-                &[("follow_beneath", Symlinks::FollowBeneath), ("refuse", Symlinks::Refuse)],
+                &[
+                    ("follow_beneath", Symlinks::FollowBeneath),
+                    ("refuse", Symlinks::Refuse),
+                ],
             )?)
             .mount_points(choice(
                 "mountPoints",
                 p.mount_points.as_deref(),
-                &[("cross", MountPoints::Cross), ("refuse", MountPoints::Refuse)],
+                &[
+                    ("cross", MountPoints::Cross),
+                    ("refuse", MountPoints::Refuse),
+                ],
             )?)
             .hard_links(choice(
                 "hardLinks",
                 p.hard_links.as_deref(),
-                &[("allow", HardLinks::Allow), ("refuse_writes", HardLinks::RefuseWrites)],
+                &[
+                    ("allow", HardLinks::Allow),
+                    ("refuse_writes", HardLinks::RefuseWrites),
+                ],
             )?);
         if let Some(ceiling) = p.ceiling {
             b = b.ceiling(ceiling);
@@ -160,12 +185,22 @@ impl Roots {
 
     #[napi(getter)]
     pub fn rejected(&self) -> Vec<Rejected> {
-        self.inner.load().rejected().iter().map(Rejected::new).collect()
+        self.inner
+            .load()
+            .rejected()
+            .iter()
+            .map(Rejected::new)
+            .collect()
     }
 
     #[napi(getter)]
     pub fn uris(&self) -> Vec<String> {
-        self.inner.load().roots().iter().map(|r| r.uri().to_owned()).collect()
+        self.inner
+            .load()
+            .roots()
+            .iter()
+            .map(|r| r.uri().to_owned())
+            .collect()
     }
 
     #[napi(getter)]
@@ -196,7 +231,11 @@ impl RootSet {
 
     #[napi(getter)]
     pub fn uris(&self) -> Vec<String> {
-        self.inner.roots().iter().map(|r| r.uri().to_owned()).collect()
+        self.inner
+            .roots()
+            .iter()
+            .map(|r| r.uri().to_owned())
+            .collect()
     }
 }
 
@@ -207,16 +246,31 @@ macro_rules! operations {
         #[napi]
         impl $ty {
             #[napi(ts_return_type = "Promise<FileHandle>")]
-            pub fn open(&self, path: String, flags: Option<String>) -> napi::Result<AsyncTask<Job<FileHandle>>> {
+            pub fn open(
+                &self,
+                path: String,
+                flags: Option<String>,
+            ) -> napi::Result<AsyncTask<Job<FileHandle>>> {
                 let options = open_options(flags.as_deref())?;
                 let s = self.inner.clone();
-                Ok(Job::new(move || s.open(&path, options).napi().map(|h| FileHandle::new(h, path))))
+                Ok(Job::new(move || {
+                    s.open(&path, options)
+                        .napi()
+                        .map(|h| FileHandle::new(h, path))
+                }))
             }
 
             #[napi]
-            pub fn open_sync(&self, path: String, flags: Option<String>) -> napi::Result<FileHandle> {
+            pub fn open_sync(
+                &self,
+                path: String,
+                flags: Option<String>,
+            ) -> napi::Result<FileHandle> {
                 let options = open_options(flags.as_deref())?;
-                self.inner.open(&path, options).napi().map(|h| FileHandle::new(h, path))
+                self.inner
+                    .open(&path, options)
+                    .napi()
+                    .map(|h| FileHandle::new(h, path))
             }
 
             #[napi(ts_return_type = "Promise<Buffer>")]
@@ -225,9 +279,13 @@ macro_rules! operations {
                 Job::new(move || s.read(&path).napi().map(Bytes))
             }
 
-            #[napi]
-            pub fn read_bytes_sync(&self, path: String) -> napi::Result<Buffer> {
-                self.inner.read(&path).napi().map(Into::into)
+            #[napi(ts_return_type = "Buffer")]
+            pub fn read_bytes_sync<'env>(
+                &self,
+                env: &'env Env,
+                path: String,
+            ) -> napi::Result<BufferSlice<'env>> {
+                crate::task::buffer(env, self.inner.read(&path).napi()?)
             }
 
             #[napi(ts_return_type = "Promise<string>")]
@@ -242,14 +300,22 @@ macro_rules! operations {
             }
 
             #[napi(ts_return_type = "Promise<void>")]
-            pub fn write_file(&self, path: String, data: Either<String, Buffer>) -> AsyncTask<Job<()>> {
+            pub fn write_file(
+                &self,
+                path: String,
+                data: Either<String, Buffer>,
+            ) -> AsyncTask<Job<()>> {
                 let s = self.inner.clone();
                 let data = bytes(data);
                 Job::new(move || s.write_atomic(&path, &data).napi())
             }
 
             #[napi]
-            pub fn write_file_sync(&self, path: String, data: Either<String, Buffer>) -> napi::Result<()> {
+            pub fn write_file_sync(
+                &self,
+                path: String,
+                data: Either<String, Buffer>,
+            ) -> napi::Result<()> {
                 self.inner.write_atomic(&path, &bytes(data)).napi()
             }
 
@@ -265,16 +331,29 @@ macro_rules! operations {
             }
 
             #[napi(ts_return_type = "Promise<WalkResult>")]
-            pub fn walk(&self, path: String, max_depth: u32, max_entries: u32) -> AsyncTask<Job<WalkResult>> {
+            pub fn walk(
+                &self,
+                path: String,
+                max_depth: u32,
+                max_entries: u32,
+            ) -> AsyncTask<Job<WalkResult>> {
                 let s = self.inner.clone();
                 let limits = mcp_roots::WalkLimits::new(max_depth as usize, max_entries as usize);
                 Job::new(move || s.walk(&path, limits).napi().map(WalkResult::collect))
             }
 
             #[napi]
-            pub fn walk_sync(&self, path: String, max_depth: u32, max_entries: u32) -> napi::Result<WalkResult> {
+            pub fn walk_sync(
+                &self,
+                path: String,
+                max_depth: u32,
+                max_entries: u32,
+            ) -> napi::Result<WalkResult> {
                 let limits = mcp_roots::WalkLimits::new(max_depth as usize, max_entries as usize);
-                self.inner.walk(&path, limits).napi().map(WalkResult::collect)
+                self.inner
+                    .walk(&path, limits)
+                    .napi()
+                    .map(WalkResult::collect)
             }
 
             #[napi(ts_return_type = "Promise<Stat>")]
@@ -322,13 +401,23 @@ macro_rules! operations {
             }
 
             #[napi(ts_return_type = "Promise<void>")]
-            pub fn rename(&self, from: String, to: String, replace: Option<bool>) -> AsyncTask<Job<()>> {
+            pub fn rename(
+                &self,
+                from: String,
+                to: String,
+                replace: Option<bool>,
+            ) -> AsyncTask<Job<()>> {
                 let s = self.inner.clone();
                 Job::new(move || s.rename(&from, &to, overwrite(replace)).napi())
             }
 
             #[napi]
-            pub fn rename_sync(&self, from: String, to: String, replace: Option<bool>) -> napi::Result<()> {
+            pub fn rename_sync(
+                &self,
+                from: String,
+                to: String,
+                replace: Option<bool>,
+            ) -> napi::Result<()> {
                 self.inner.rename(&from, &to, overwrite(replace)).napi()
             }
 
@@ -351,7 +440,10 @@ macro_rules! operations {
 
             #[napi]
             pub fn resolve_sync(&self, path: String) -> napi::Result<ResolvedPath> {
-                self.inner.resolve(&path).napi().map(|p| ResolvedPath::new(&p))
+                self.inner
+                    .resolve(&path)
+                    .napi()
+                    .map(|p| ResolvedPath::new(&p))
             }
         }
     };

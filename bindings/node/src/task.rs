@@ -9,6 +9,20 @@ pub trait IntoJs: Send + 'static {
     fn into_js(self) -> Self::Js;
 }
 
+/// Below this size a `Buffer` is a copy in memory the engine allocates
+/// (cheap); above it, the `Vec` itself, handed over with a finaliser (no
+/// copy).
+const COPY_BELOW: usize = 64 * 1024;
+
+/// Bytes read, as a `Buffer` on the calling thread.
+pub(crate) fn buffer(env: &Env, data: Vec<u8>) -> napi::Result<BufferSlice<'_>> {
+    if data.len() < COPY_BELOW {
+        BufferSlice::copy_from(env, &data)
+    } else {
+        BufferSlice::from_data(env, data)
+    }
+}
+
 /// Bytes read, handed to JavaScript as a `Buffer`.
 pub struct Bytes(pub Vec<u8>);
 
