@@ -80,20 +80,17 @@ macro_rules! operations {
                     .call_method1("open_file", (slf, path, mode, encoding, errors, newline))
             }
 
-            /// The raw layer of `open`: the flags parsed from its mode.
-            #[pyo3(signature = (path, read, write, append, truncate, create))]
+            /// The raw layer of `open`: the flags parsed from its mode
+            /// (read, write, append, truncate, create).
             fn _open(
                 &self,
                 py: Python<'_>,
                 path: std::path::PathBuf,
-                read: bool,
-                write: bool,
-                append: bool,
-                truncate: bool,
-                create: &str,
+                flags: (bool, bool, bool, bool, String),
             ) -> PyResult<crate::file::RawFile> {
                 let path = crate::ops::input(path)?;
-                let options = crate::ops::open_options(read, write, append, truncate, create)?;
+                let (read, write, append, truncate, create) = flags;
+                let options = crate::ops::open_options(read, write, append, truncate, &create)?;
                 let $this = self;
                 let scope = $scope;
                 let file = py.detach(|| scope.open_with(path.as_str(), options)).py()?;

@@ -190,5 +190,5 @@ def open_file(scope: Any, path: Any, mode: str, encoding: str | None, errors: st
     flags, binary = parse_mode(mode)
     if binary and (encoding is not None or errors is not None or newline is not None):
         raise ValueError("binary mode takes no encoding, errors or newline")
-    raw = scope._open(path, *flags)
+    raw = scope._open(path, flags)
     return File(raw, flags, binary, mode, encoding, errors, newline)
