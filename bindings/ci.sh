@@ -43,7 +43,10 @@ wheel="$(ls "$work"/wheels/mcp_roots-*.whl)"
 
 step "python: install $(basename "$wheel") into a fresh venv"
 "$python" -m venv "$work/user"
-"$work/user/bin/pip" install --quiet --disable-pip-version-check "$wheel" pytest "mcp==$MCP_VERSION"
+"$work/user/bin/pip" install --quiet --disable-pip-version-check "$wheel" pytest mypy "mcp==$MCP_VERSION"
+
+step "python: mypy --strict over the installed package (its stubs)"
+(cd "$work" && "$work/user/bin/python" -m mypy --strict --no-incremental -p mcp_roots)
 
 step "python: pytest from outside the source tree"
 cp -r "$here/python/tests" "$work/tests"

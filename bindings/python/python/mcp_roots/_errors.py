@@ -48,7 +48,8 @@ class McpRootsError(Exception):
         self.detail = detail
         self.sentence = sentence or message
         if isinstance(self, OSError):
-            self.filename = input
+            # OSError's own attribute, for code that reads it.
+            setattr(self, "filename", input)
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""

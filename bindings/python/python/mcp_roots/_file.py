@@ -109,11 +109,11 @@ class File:
 
     def readlines(self, hint: int = -1) -> list[Any]:
         self._check()
-        return self._io.readlines(hint)
+        return list(self._io.readlines(hint))
 
     def write(self, data: Any) -> int:
         self._check()
-        return self._io.write(data)
+        return int(self._io.write(data))
 
     def writelines(self, lines: Any) -> None:
         self._check()
@@ -121,21 +121,21 @@ class File:
 
     def seek(self, offset: int, whence: int = 0) -> int:
         self._check()
-        return self._io.seek(offset, whence)
+        return int(self._io.seek(offset, whence))
 
     def tell(self) -> int:
         self._check()
-        return self._io.tell()
+        return int(self._io.tell())
 
     def flush(self) -> None:
         self._check()
         self._io.flush()
 
     def readable(self) -> bool:
-        return self._io.readable()
+        return bool(self._io.readable())
 
     def writable(self) -> bool:
-        return self._io.writable()
+        return bool(self._io.writable())
 
     def seekable(self) -> bool:
         return True
@@ -158,7 +158,7 @@ class File:
     # Closing.
     @property
     def closed(self) -> bool:
-        return self._io.closed
+        return bool(self._io.closed)
 
     def close(self) -> None:
         """Flushes and closes; unwritten data of a revoked file raises here."""
