@@ -30,7 +30,10 @@ def text_of(result: types.CallToolResult) -> str:
 
 
 def params() -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=[str(SERVER)], env=dict(os.environ))
+    # Every warning in the server is an error: a deprecation the wiring
+    # should have handled fails the tool call instead of scrolling by.
+    env = dict(os.environ, PYTHONWARNINGS="error")
+    return StdioServerParameters(command=sys.executable, args=[str(SERVER)], env=env)
 
 
 @pytest.fixture

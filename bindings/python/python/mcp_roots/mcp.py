@@ -34,6 +34,7 @@ from typing import Annotated, Any, Awaitable, Callable, TypeVar
 
 from mcp.server.context import CallNext
 from mcp.server.mcpserver import Context, ListRoots, Resolve
+from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import CallToolResult, ListRootsResult, TextContent
 
 from . import Roots
@@ -125,9 +126,10 @@ class SessionRoots:
             state.stale = False
             if _declares_roots(ctx):
                 with warnings.catch_warnings():
-                    # The SDK deprecates standalone roots/list for 2026-07-28;
-                    # this path serves only the revisions before it.
-                    warnings.simplefilter("ignore", DeprecationWarning)
+                    # The SDK marks `list_roots` deprecated as of 2026-07-28
+                    # (always, whatever the session's revision); this path
+                    # serves only the revisions before it.
+                    warnings.simplefilter("ignore", MCPDeprecationWarning)
                     listed = await ctx.session.list_roots()
                 state.roots.replace(_pairs(listed))
             else:
