@@ -10,7 +10,6 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::errors::IntoPy;
 use crate::values::{PyScopedPath, PyStat};
 
 /// The handle behind a file object.
@@ -31,6 +30,39 @@ impl Handle {
 trait ReadWriteSeek: Read + Write + Seek {}
 impl<T: Read + Write + Seek> ReadWriteSeek for T {}
 
+/// Why a file call failed, held until the GIL is back.
+enum Failure {
+    Ours(mcp_roots::Error),
+    Io(std::io::Error),
+    Closed,
+    Untracked,
+}
+
+impl Failure {
+    fn into_py(self) -> PyErr {
+        match self {
+            Self::Ours(e) => crate::errors::to_py(e),
+            Self::Io(e) => crate::errors::io_to_py(e),
+            Self::Closed => PyValueError::new_err("I/O operation on closed file"),
+            Self::Untracked => PyValueError::new_err(
+                "a file of a fixed RootSet is not tracked: use RootSet.resolve",
+            ),
+        }
+    }
+}
+
+impl From<mcp_roots::Error> for Failure {
+    fn from(e: mcp_roots::Error) -> Self {
+        Self::Ours(e)
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Self {
+        Self::Io(e)
+    }
+}
+
 /// An open file beneath a root (the raw layer of `mcp_roots.open`).
 #[pyclass(module = "mcp_roots._core", name = "RawFile", frozen)]
 pub(crate) struct RawFile {
@@ -48,19 +80,22 @@ impl RawFile {
         }
     }
 
-    /// Runs `f` on the open handle without the GIL.
+    /// Runs `f` on the open handle without the GIL; its error becomes a
+    /// Python exception after the GIL is back (never while the handle's
+    /// lock is held: a thread holding the GIL may be waiting for it).
     fn with<T: Send>(
         &self,
         py: Python<'_>,
-        f: impl FnOnce(&mut Handle) -> PyResult<T> + Send,
+        f: impl FnOnce(&mut Handle) -> Result<T, Failure> + Send,
     ) -> PyResult<T> {
         py.detach(|| {
             let mut guard = self.handle.lock().unwrap_or_else(|e| e.into_inner());
             match guard.as_mut() {
                 Some(handle) => f(handle),
-                None => Err(PyValueError::new_err("I/O operation on closed file")),
+                None => Err(Failure::Closed),
             }
         })
+        .map_err(Failure::into_py)
     }
 }
 
@@ -72,10 +107,10 @@ impl RawFile {
         let data = self.with(py, |h| {
             let mut buf = Vec::new();
             if size < 0 {
-                h.io().read_to_end(&mut buf).py()?;
+                h.io().read_to_end(&mut buf)?;
             } else {
                 buf.resize(size as usize, 0);
-                let n = h.io().read(&mut buf).py()?;
+                let n = h.io().read(&mut buf)?;
                 buf.truncate(n);
             }
             Ok(buf)
@@ -86,7 +121,7 @@ impl RawFile {
     /// Writes all of `data`; returns its length.
     fn write(&self, py: Python<'_>, data: Vec<u8>) -> PyResult<usize> {
         self.with(py, |h| {
-            h.io().write_all(&data).py()?;
+            h.io().write_all(&data)?;
             Ok(data.len())
         })
     }
@@ -103,18 +138,18 @@ impl RawFile {
             2 => SeekFrom::End(offset),
             _ => return Err(PyValueError::new_err("whence must be 0, 1 or 2")),
         };
-        self.with(py, |h| h.io().seek(pos).py())
+        self.with(py, |h| Ok(h.io().seek(pos)?))
     }
 
     /// The current position.
     fn tell(&self, py: Python<'_>) -> PyResult<u64> {
-        self.with(py, |h| h.io().stream_position().py())
+        self.with(py, |h| Ok(h.io().stream_position()?))
     }
 
     /// Flushes and syncs nothing (the raw layer has no buffer); kept for the
     /// revocation check: it fails on a revoked handle.
     fn flush(&self, py: Python<'_>) -> PyResult<()> {
-        self.with(py, |h| h.io().flush().py())
+        self.with(py, |h| Ok(h.io().flush()?))
     }
 
     /// Fails with the revocation's reason if the handle was revoked.
@@ -122,12 +157,9 @@ impl RawFile {
         let name = self.name.clone();
         self.with(py, move |h| match h {
             Handle::Tracked(f) => match f.revoked() {
-                Some(kind) => Err(mcp_roots::Error::new(
-                    kind,
-                    mcp_roots::Operation::Use,
-                    &name,
-                ))
-                .py(),
+                Some(kind) => {
+                    Err(mcp_roots::Error::new(kind, mcp_roots::Operation::Use, &name).into())
+                }
                 None => Ok(()),
             },
             Handle::Plain(_) => Ok(()),
@@ -137,18 +169,16 @@ impl RawFile {
     /// Metadata from the open descriptor.
     fn stat(&self, py: Python<'_>) -> PyResult<PyStat> {
         self.with(py, |h| match h {
-            Handle::Tracked(f) => f.metadata().py().map(|m| PyStat::new(&m)),
-            Handle::Plain(f) => f.metadata().py().map(|m| PyStat::new(&m)),
+            Handle::Tracked(f) => Ok(PyStat::new(&f.metadata()?)),
+            Handle::Plain(f) => Ok(PyStat::new(&f.metadata()?)),
         })
     }
 
     /// Where the file is now, relative to its root (tracked files only).
     fn path(&self, py: Python<'_>) -> PyResult<PyScopedPath> {
         self.with(py, |h| match h {
-            Handle::Tracked(f) => f.path().py().map(PyScopedPath::new),
-            Handle::Plain(_) => Err(PyValueError::new_err(
-                "a file of a fixed RootSet is not tracked: use RootSet.resolve",
-            )),
+            Handle::Tracked(f) => Ok(PyScopedPath::new(f.path()?)),
+            Handle::Plain(_) => Err(Failure::Untracked),
         })
     }
 

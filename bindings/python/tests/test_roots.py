@@ -252,3 +252,42 @@ def test_an_undecodable_path_is_refused(tree):
     roots = live(tree, "a")
     with pytest.raises(mcp_roots.InvalidUriError):
         roots.read_bytes(os.fsdecode(f"{tree}/a/".encode() + b"\xff"))
+
+
+_SHARED_REVOKED_FILE = """
+import sys, threading
+import mcp_roots
+t = sys.argv[1]
+roots = mcp_roots.Roots()
+roots.replace([f"file://{t}/a", f"file://{t}/b"])
+f = roots.open(f"{t}/a/x.txt", "rb")
+roots.replace([f"file://{t}/b"])
+
+def hammer():
+    for _ in range(3000):
+        try:
+            f._raw.read(1)
+        except mcp_roots.ScopeLostError:
+            pass
+
+threads = [threading.Thread(target=hammer) for _ in range(3)]
+for th in threads:
+    th.start()
+while any(th.is_alive() for th in threads):
+    assert f.revoked == "scope_lost"
+print("done")
+"""
+
+
+def test_threads_sharing_a_revoked_file_do_not_deadlock(tree):
+    """Errors are converted after the handle's lock is released: a thread
+    failing on the file never waits for the GIL while holding the lock that
+    another thread, holding the GIL, waits for. Run in a child process, so
+    that a deadlock fails the test instead of hanging it."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _SHARED_REVOKED_FILE, tree], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0 and out.stdout.strip() == "done", out.stderr
