@@ -45,13 +45,18 @@ def anyio_backend():
 @pytest.mark.parametrize("mode, version", [("auto", "2026-07-28"), ("legacy", "2025-11-25")])
 async def test_three_tools_in_both_modes(tree, mode, version):
     shared = [f"file://{tree}/a"]
+    asked = anyio.Event()
 
     async def list_roots(_ctx) -> types.ListRootsResult:
+        asked.set()
         return types.ListRootsResult(roots=[types.Root(uri=u, name="a") for u in shared])
 
     with anyio.fail_after(BOUND):
         async with Client(params(), mode=mode, list_roots_callback=list_roots) as client:
             assert client.protocol_version == version
+            if mode == "legacy":
+                # Listed after initialisation, before any tool call.
+                await asked.wait()
 
             async def call(tool: str, **args) -> types.CallToolResult:
                 return await client.call_tool(tool, args)
@@ -82,7 +87,10 @@ async def test_three_tools_in_both_modes(tree, mode, version):
             if mode == "legacy":
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", MCPDeprecationWarning)
+                    asked = anyio.Event()
                     await client.session.send_roots_list_changed()
+                # Listed again on the notification, before any tool call.
+                await asked.wait()
             refused = await call("read_file", path=f"{tree}/a/x.txt")
             assert refused.is_error and refused.structured_content["reason"] == "outside_roots"
             wrote = await call("write_file", path=f"{tree}/b/n.txt", text="b")

@@ -9,11 +9,10 @@ roots and refusals as tool errors, with one tool body for every revision.
         return await asyncio.to_thread(roots.read_text, path)
 
 - Up to 2025-11-25, each session keeps one live ``Roots``: listed (with
-  ``roots/list``) at the first tool call after ``notifications/initialized``
-  and again after each ``notifications/roots/list_changed`` (the middleware
-  sees both; listing inside the notification itself would block the
-  session's dispatch), replaced as a whole so held files that leave are
-  revoked.
+  ``roots/list``) after ``notifications/initialized`` and again after each
+  ``notifications/roots/list_changed`` (the middleware sees both and lists
+  in a task of its own; a tool call waits for the listing in flight),
+  replaced as a whole so held files that leave are revoked.
 - On 2026-07-28 the request carries its roots: the resolver returns the
   SDK's ``ListRoots`` marker, the SDK asks the client within the call, and
   the answer is admitted under the policy as that request's roots (nothing
@@ -27,6 +26,7 @@ roots and refusals as tool errors, with one tool body for every revision.
 """
 
 
+import asyncio
 import functools
 import warnings
 import weakref
@@ -88,7 +88,11 @@ def _declares_roots(ctx: Context) -> bool:
 class _Session:
     def __init__(self, policy: "dict[str, Any]") -> None:
         self.roots = Roots(**policy)
+        # Never listed yet, or the last listing failed.
         self.stale = True
+        # Counts the listings asked for: an older answer never replaces a newer one.
+        self.asked = 0
+        self.listing: "asyncio.Task[None] | None" = None
 
 
 class SessionRoots:
@@ -114,26 +118,55 @@ class SessionRoots:
 
     async def middleware(self, ctx: Any, call_next: CallNext) -> Any:
         """Server middleware: a session's roots are listed again after
-        ``notifications/initialized`` and ``notifications/roots/list_changed``."""
+        ``notifications/initialized`` and ``notifications/roots/list_changed``
+        (in a task of their own: a request sent from inside the notification
+        would hold up the session's dispatch)."""
         result = await call_next(ctx)
         if ctx.request_id is None and ctx.method in ("notifications/initialized", "notifications/roots/list_changed"):
-            self._state(ctx.session).stale = True
+            version = getattr(ctx, "protocol_version", None)
+            if version is None or version < _REQUEST_ROOTS:
+                self._start_listing(self._state(ctx.session), ctx.session)
         return result
+
+    def _start_listing(self, state: _Session, session: Any) -> None:
+        state.stale = True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not asyncio (trio): listed at the next tool call
+            return
+        state.listing = loop.create_task(self._list(state, session))
+
+    async def _list(self, state: _Session, session: Any) -> None:
+        state.asked += 1
+        mine = state.asked
+        caps = session.client_capabilities
+        if caps is None or caps.roots is None:
+            state.roots.replace_undeclared()
+            state.stale = False
+            return
+        try:
+            with warnings.catch_warnings():
+                # The SDK marks `list_roots` deprecated as of 2026-07-28
+                # (always, whatever the session's revision); this path
+                # serves only the revisions before it.
+                warnings.simplefilter("ignore", MCPDeprecationWarning)
+                listed = await session.list_roots()
+        except Exception:
+            # No answer: the session keeps what it had (before any answer,
+            # no roots); the next tool call asks again.
+            return
+        if mine == state.asked:
+            state.roots.replace(_pairs(listed))
+            state.stale = False
 
     async def _legacy(self, ctx: Context) -> Roots:
         state = self._state(ctx.session)
+        if state.listing is not None and not state.listing.done():
+            # The tool call waits for the listing in flight (not cancelling
+            # it if the call is cancelled).
+            await asyncio.shield(state.listing)
         if state.stale:
-            state.stale = False
-            if _declares_roots(ctx):
-                with warnings.catch_warnings():
-                    # The SDK marks `list_roots` deprecated as of 2026-07-28
-                    # (always, whatever the session's revision); this path
-                    # serves only the revisions before it.
-                    warnings.simplefilter("ignore", MCPDeprecationWarning)
-                    listed = await ctx.session.list_roots()
-                state.roots.replace(_pairs(listed))
-            else:
-                state.roots.replace_undeclared()
+            await self._list(state, ctx.session)
         return state.roots
 
     def _make_resolver(self) -> Callable[..., Any]:
