@@ -15,9 +15,22 @@ const { tree } = require('./helpers.js')
 const SERVER = path.resolve(__dirname, '../examples/server.js')
 const textOf = (r) => r.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n')
 
+const asked = { count: 0 }
+
+/** Resolves once the server has asked for roots `n` times in all (bounded). */
+async function askedTimes(n) {
+  for (let i = 0; i < 200 && asked.count < n; i++) await new Promise((r) => setTimeout(r, 25))
+  assert.ok(asked.count >= n, `the server asked for roots ${asked.count} times, not ${n}`)
+}
+
 async function connect(shared) {
   const client = new Client({ name: 'test', version: '0' }, { capabilities: shared ? { roots: { listChanged: true } } : {} })
-  if (shared) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: shared.map((uri) => ({ uri, name: 'r' })) }))
+  if (shared) {
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      asked.count++
+      return { roots: shared.map((uri) => ({ uri, name: 'r' })) }
+    })
+  }
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER], cwd: path.dirname(SERVER), stderr: 'inherit' }))
   return client
 }
@@ -25,8 +38,11 @@ async function connect(shared) {
 test('three tools, refusals and a roots change through the SDK client', async () => {
   const t = tree()
   const shared = [`file://${t}/a`]
+  const before = asked.count
   const client = await connect(shared)
   try {
+    // Listed after initialisation, before any tool call.
+    await askedTimes(before + 1)
     const call = (name, args) => client.callTool({ name, arguments: args })
     const read = await call('read_file', { path: `${t}/a/x.txt` })
     assert.ok(!read.isError)
@@ -49,6 +65,8 @@ test('three tools, refusals and a roots change through the SDK client', async ()
 
     shared.splice(0, 1, `file://${t}/b`)
     await client.sendRootsListChanged()
+    // Listed again on the notification, before any tool call.
+    await askedTimes(before + 2)
     // The notification is handled in order: the next call waits for the new list.
     const old = await call('read_file', { path: `${t}/a/x.txt` })
     assert.equal(old.structuredContent.reason, 'outside_roots')
