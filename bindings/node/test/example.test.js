@@ -38,11 +38,11 @@ async function connect(shared) {
 test('three tools, refusals and a roots change through the SDK client', async () => {
   const t = tree()
   const shared = [`file://${t}/a`]
-  const before = asked.count
+  const asks = asked.count
   const client = await connect(shared)
   try {
     // Listed after initialisation, before any tool call.
-    await askedTimes(before + 1)
+    await askedTimes(asks + 1)
     const call = (name, args) => client.callTool({ name, arguments: args })
     const read = await call('read_file', { path: `${t}/a/x.txt` })
     assert.ok(!read.isError)
@@ -66,7 +66,7 @@ test('three tools, refusals and a roots change through the SDK client', async ()
     shared.splice(0, 1, `file://${t}/b`)
     await client.sendRootsListChanged()
     // Listed again on the notification, before any tool call.
-    await askedTimes(before + 2)
+    await askedTimes(asks + 2)
     // The notification is handled in order: the next call waits for the new list.
     const old = await call('read_file', { path: `${t}/a/x.txt` })
     assert.equal(old.structuredContent.reason, 'outside_roots')
