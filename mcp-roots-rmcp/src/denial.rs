@@ -1,7 +1,7 @@
 //! Our [`Error`] as an MCP tool result: `isError: true`, a sentence a model
 //! can act on, and the stable reason in structured content.
 
-use mcp_roots::{Error, ErrorKind};
+use mcp_roots::Error;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::json;
 
@@ -26,7 +26,7 @@ use serde_json::json;
 /// # }
 /// ```
 pub fn tool_error(err: &Error) -> CallToolResult {
-    let mut result = CallToolResult::error(vec![ContentBlock::text(sentence(err))]);
+    let mut result = CallToolResult::error(vec![ContentBlock::text(err.sentence())]);
     result.structured_content = Some(json!({
         "reason": err.reason(),
         "detail": err.detail(),
@@ -36,67 +36,10 @@ pub fn tool_error(err: &Error) -> CallToolResult {
     result
 }
 
-/// What the model should understand and do, per reason.
-fn sentence(err: &Error) -> String {
-    let input = err.input();
-    let advice = match err.kind() {
-        ErrorKind::InvalidUri => {
-            "is not a well-formed file URI (check the escapes; encoded '/', '\\' and NUL are refused). Send a plain absolute path or a file:// URI."
-        }
-        ErrorKind::NotAbsolute => {
-            "is not an absolute path or file:// URI. Send the full path, inside one of the folders the user shared."
-        }
-        ErrorKind::OutsideRoots => {
-            "is outside the folders the user shared with this server (or leads outside through '..' or a symbolic link). Use a path inside one of them, or ask the user to add the folder as a root."
-        }
-        ErrorKind::OutsideCeiling => {
-            "is outside the directories this server may ever use. Ask the user to pick a folder inside them."
-        }
-        ErrorKind::NotADirectory => "is not a directory (or a part of the path is not).",
-        ErrorKind::NotARegularFile => {
-            "is not a regular file (a directory, FIFO, socket or device). Pick a file."
-        }
-        ErrorKind::NotFound => "does not exist (for a new file: its folder must exist).",
-        ErrorKind::AlreadyExists => {
-            "already exists; choose another name or ask before replacing it."
-        }
-        ErrorKind::SymlinkLoop => {
-            "goes through a symbolic link that is refused here (a loop, or a link where a plain file is required)."
-        }
-        ErrorKind::RootGone => {
-            "is in a shared folder that was moved or removed. Ask the user to share it again."
-        }
-        ErrorKind::ScopeLost => {
-            "left the shared folders while it was open; it can no longer be used."
-        }
-        ErrorKind::NoRoots => {
-            "cannot be served: no shared folder is available (the user shared none, or the client has not answered yet)."
-        }
-        ErrorKind::ReadOnly => {
-            "is in a folder this server may only read: it cannot be created, changed, moved or removed. Read it, or ask the user for a writable folder."
-        }
-        ErrorKind::InvalidPath => {
-            "is refused for its form: the path or one of its names is too long (or, on Windows, a name the system would alias). Send a shorter, plain path."
-        }
-        ErrorKind::PermissionDenied => "cannot be accessed: the operating system refused.",
-        ErrorKind::Io => "could not be accessed because of an I/O error.",
-        // `ErrorKind` is non-exhaustive: a kind newer than this crate still
-        // gets a sentence, and its reason stays exact.
-        _ => "was refused.",
-    };
-    let subject = if input.is_empty() {
-        "The request".to_owned()
-    } else {
-        format!("\"{}\"", err.escaped_input())
-    };
-    let detail = err.detail().map(|d| format!(" ({d})")).unwrap_or_default();
-    format!("Refused ({}){detail}: {subject} {advice}", err.reason())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcp_roots::Operation;
+    use mcp_roots::{ErrorKind, Operation};
 
     #[test]
     fn every_reason_has_a_sentence_and_structured_content() {

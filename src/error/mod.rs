@@ -6,6 +6,8 @@ use std::io;
 
 use crate::sys::{self, OsReason};
 
+mod sentence;
+
 /// Why an operation was refused or failed.
 ///
 /// Each kind has one stable [`reason`](ErrorKind::reason) string that a

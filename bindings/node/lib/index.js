@@ -1,0 +1,58 @@
+'use strict'
+// mcp-roots: the native addon (napi-rs) with its errors as `McpRootsError`s.
+// Conversions only; every decision is the Rust crate's.
+
+const native = require('../index.js')
+const { McpRootsError, fromPayload, wrapMethods } = require('./errors.js')
+
+const OPERATIONS = [
+  'open', 'openSync', 'readBytes', 'readBytesSync', 'readText', 'readTextSync',
+  'writeFile', 'writeFileSync', 'readdir', 'readdirSync', 'walk', 'walkSync',
+  'stat', 'statSync', 'mkdir', 'mkdirSync', 'unlink', 'unlinkSync', 'rmdir', 'rmdirSync',
+  'rename', 'renameSync', 'copyFile', 'copyFileSync', 'resolve', 'resolveSync',
+]
+const { Roots, RootSet, FileHandle } = native
+wrapMethods(Roots.prototype, OPERATIONS)
+wrapMethods(RootSet.prototype, OPERATIONS)
+wrapMethods(FileHandle.prototype, ['read', 'readSync', 'write', 'writeSync', 'statSync', 'whereSync', 'close', 'closeSync'])
+
+// Refused roots carry their error as an `McpRootsError`, walks their errors.
+const withErrors = (rejected) => rejected.map((r) => ({ ...r, error: fromPayload(r.error) }))
+for (const name of ['replace', 'replaceUndeclared', 'rescan']) {
+  const method = Roots.prototype[name]
+  Roots.prototype[name] = function (...args) {
+    const report = method.apply(this, args)
+    return { ...report, rejected: withErrors(report.rejected) }
+  }
+}
+for (const Class of [Roots, RootSet]) {
+  const getter = Object.getOwnPropertyDescriptor(Class.prototype, 'rejected').get
+  Object.defineProperty(Class.prototype, 'rejected', { configurable: true, get() { return withErrors(getter.call(this)) } })
+  for (const name of ['walk', 'walkSync']) {
+    const method = Class.prototype[name]
+    const fix = (w) => ({ ...w, errors: w.errors.map(fromPayload) })
+    Class.prototype[name] = function (...args) {
+      const out = method.apply(this, args)
+      return out instanceof Promise ? out.then(fix) : fix(out)
+    }
+  }
+}
+
+/** `roots.readFile(path)` resolves to a Buffer, `readFile(path, 'utf8')` to a string (as `fs`). */
+for (const Class of [Roots, RootSet]) {
+  Class.prototype.readFile = function (path, encoding) {
+    return isUtf8(encoding) ? this.readText(path) : this.readBytes(path)
+  }
+  Class.prototype.readFileSync = function (path, encoding) {
+    return isUtf8(encoding) ? this.readTextSync(path) : this.readBytesSync(path)
+  }
+}
+
+function isUtf8(encoding) {
+  const e = typeof encoding === 'string' ? encoding : encoding?.encoding
+  if (e == null) return false
+  if (e === 'utf8' || e === 'utf-8') return true
+  throw new TypeError(`unsupported encoding ${JSON.stringify(e)}: read bytes and decode them`)
+}
+
+module.exports = { Roots, RootSet, FileHandle, McpRootsError, REASONS: native.reasons() }

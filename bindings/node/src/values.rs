@@ -1,0 +1,194 @@
+//! Plain objects handed to JavaScript.
+
+use napi_derive::napi;
+
+fn file_type(t: mcp_roots::FileType) -> String {
+    match t {
+        mcp_roots::FileType::File => "file",
+        mcp_roots::FileType::Dir => "dir",
+        mcp_roots::FileType::Symlink => "symlink",
+        _ => "other",
+    }
+    .into()
+}
+
+/// A directory entry.
+#[napi(object)]
+pub struct DirEntry {
+    /// The entry's name (lossy UTF-8).
+    pub name: String,
+    /// `"file"`, `"dir"`, `"symlink"` or `"other"`.
+    #[napi(js_name = "type")]
+    pub kind: String,
+}
+
+impl DirEntry {
+    pub(crate) fn new(e: &mcp_roots::DirEntry) -> Self {
+        Self {
+            name: e.name().to_string_lossy().into_owned(),
+            kind: file_type(e.file_type()),
+        }
+    }
+}
+
+/// A path resolved beneath its root.
+#[napi(object)]
+pub struct ResolvedPath {
+    /// Relative to the root, `/`-separated (`""` for the root).
+    pub rel: String,
+    /// A `file://` URI built from the root as the client gave it.
+    pub uri: String,
+}
+
+impl ResolvedPath {
+    pub(crate) fn new(p: &mcp_roots::ScopedPath) -> Self {
+        Self {
+            rel: p.rel().to_owned(),
+            uri: p.to_uri(),
+        }
+    }
+}
+
+/// One entry of a walk.
+#[napi(object)]
+pub struct WalkEntry {
+    pub rel: String,
+    pub uri: String,
+    #[napi(js_name = "type")]
+    pub kind: String,
+    pub depth: u32,
+}
+
+/// A bounded walk: entries, errors met (payloads of the JavaScript layer),
+/// and whether the limit cut it short.
+#[napi(object)]
+pub struct WalkResult {
+    pub entries: Vec<WalkEntry>,
+    pub errors: Vec<String>,
+    pub truncated: bool,
+}
+
+impl WalkResult {
+    pub(crate) fn collect(mut walk: mcp_roots::Walk) -> Self {
+        let mut entries = Vec::new();
+        let mut errors = Vec::new();
+        for item in walk.by_ref() {
+            match item {
+                Ok(e) => entries.push(WalkEntry {
+                    rel: e.path().rel().to_owned(),
+                    uri: e.path().to_uri(),
+                    kind: file_type(e.file_type()),
+                    depth: u32::try_from(e.depth()).unwrap_or(u32::MAX),
+                }),
+                Err(err) => errors.push(crate::errors::payload(&err)),
+            }
+        }
+        Self {
+            entries,
+            errors,
+            truncated: walk.is_truncated(),
+        }
+    }
+}
+
+/// Metadata of a file or directory.
+#[napi(object)]
+pub struct Stat {
+    /// `"file"`, `"dir"` or `"other"`.
+    #[napi(js_name = "type")]
+    pub kind: String,
+    pub size: f64,
+    /// Milliseconds since the Unix epoch (as `fs.Stats.mtimeMs`).
+    pub mtime_ms: Option<f64>,
+    pub readonly: bool,
+}
+
+impl Stat {
+    pub(crate) fn new(m: &std::fs::Metadata) -> Self {
+        let t = m.file_type();
+        let kind = if t.is_file() {
+            "file"
+        } else if t.is_dir() {
+            "dir"
+        } else {
+            "other"
+        };
+        Self {
+            kind: kind.into(),
+            size: m.len() as f64,
+            mtime_ms: m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| d.as_secs_f64() * 1000.0),
+            readonly: m.permissions().readonly(),
+        }
+    }
+}
+
+/// A client root the policy refused.
+#[napi(object)]
+pub struct Rejected {
+    pub uri: String,
+    pub name: Option<String>,
+    pub reason: String,
+    /// The refusal (a payload the JavaScript layer makes an error of).
+    pub error: String,
+}
+
+impl Rejected {
+    pub(crate) fn new(r: &mcp_roots::Rejected) -> Self {
+        let error = mcp_roots::Error::new(r.kind(), r.error().operation(), r.uri());
+        let error = match r.error().detail() {
+            Some(d) => error.with_detail(d),
+            None => error,
+        };
+        Self {
+            uri: r.uri().to_owned(),
+            name: r.name().map(Into::into),
+            reason: r.reason().to_owned(),
+            error: crate::errors::payload(&error),
+        }
+    }
+}
+
+/// A file revoked by a replace or rescan.
+#[napi(object)]
+pub struct Revoked {
+    pub path: String,
+    pub reason: String,
+}
+
+/// What a replace or rescan did.
+#[napi(object)]
+pub struct Report {
+    pub generation: f64,
+    pub rejected: Vec<Rejected>,
+    pub revoked: Vec<Revoked>,
+    pub kept: u32,
+}
+
+/// A client root: its URI (or absolute path) and name.
+#[napi(object)]
+pub struct RootArg {
+    pub uri: String,
+    pub name: Option<String>,
+}
+
+/// The server's policy (see `Roots` in the README).
+#[napi(object)]
+#[derive(Default)]
+pub struct Policy {
+    pub ceiling: Option<Vec<String>>,
+    pub read_only_ceiling: Option<Vec<String>>,
+    /// `"allow"` (default) or `"refuse"`.
+    pub writes: Option<String>,
+    /// `"deny_all"` (default) or `"ceiling"`.
+    pub empty_roots: Option<String>,
+    /// `"follow_beneath"` (default) or `"refuse"`.
+    pub symlinks: Option<String>,
+    /// `"cross"` (default) or `"refuse"`.
+    pub mount_points: Option<String>,
+    /// `"allow"` (default) or `"refuse_writes"`.
+    pub hard_links: Option<String>,
+}

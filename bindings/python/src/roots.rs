@@ -1,0 +1,292 @@
+//! `Roots` (a session's live roots with the server's policy) and `RootSet`
+//! (a fixed set), with the report of a replace.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::errors::IntoPy;
+use crate::file::Handle;
+use crate::ops::operations;
+use crate::values::PyRejected;
+
+/// A client root: a URI (or absolute path), or `(uri, name)`.
+#[derive(FromPyObject)]
+pub(crate) enum RootArg {
+    Uri(String),
+    Named(String, Option<String>),
+}
+
+fn builder(roots: Vec<RootArg>) -> mcp_roots::RootSetBuilder {
+    roots
+        .into_iter()
+        .fold(mcp_roots::RootSet::builder(), |b, root| match root {
+            RootArg::Uri(uri) | RootArg::Named(uri, None) => b.root(uri),
+            RootArg::Named(uri, Some(name)) => b.named_root(name, uri),
+        })
+}
+
+fn choice<T: Copy>(what: &str, value: &str, table: &[(&str, T)]) -> PyResult<T> {
+    table
+        .iter()
+        .find(|(name, _)| *name == value)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| {
+            let names: Vec<_> = table.iter().map(|(n, _)| format!("{n:?}")).collect();
+            PyValueError::new_err(format!(
+                "{what} must be one of {}, not {value:?}",
+                names.join(", ")
+            ))
+        })
+}
+
+/// A revoked file: the path below its root it was opened as, and why.
+#[pyclass(module = "mcp_roots._core", name = "Revoked", frozen, get_all)]
+pub(crate) struct PyRevoked {
+    path: String,
+    reason: &'static str,
+}
+
+#[pymethods]
+impl PyRevoked {
+    fn __repr__(&self) -> String {
+        format!("Revoked({:?}, {:?})", self.path, self.reason)
+    }
+}
+
+/// What a replace or rescan did: the roots refused, the files revoked.
+#[pyclass(module = "mcp_roots._core", name = "Report", frozen, get_all)]
+pub(crate) struct PyReport {
+    generation: u64,
+    rejected: Vec<Py<PyRejected>>,
+    revoked: Vec<Py<PyRevoked>>,
+    kept: usize,
+}
+
+impl PyReport {
+    fn new(
+        py: Python<'_>,
+        roots: &mcp_roots::Roots,
+        report: &mcp_roots::RescanReport,
+    ) -> PyResult<Self> {
+        let rejected = roots
+            .load()
+            .rejected()
+            .iter()
+            .map(|r| Py::new(py, PyRejected::new(py, r)))
+            .collect::<PyResult<_>>()?;
+        let revoked = report
+            .revoked()
+            .iter()
+            .map(|r| {
+                Py::new(
+                    py,
+                    PyRevoked {
+                        path: r.path.clone(),
+                        reason: r.reason.reason(),
+                    },
+                )
+            })
+            .collect::<PyResult<_>>()?;
+        Ok(Self {
+            generation: report.generation(),
+            rejected,
+            revoked,
+            kept: report.kept(),
+        })
+    }
+}
+
+#[pymethods]
+impl PyReport {
+    fn __repr__(&self) -> String {
+        format!(
+            "Report(generation={}, {} rejected, {} revoked)",
+            self.generation,
+            self.rejected.len(),
+            self.revoked.len()
+        )
+    }
+}
+
+/// One session's roots under the server's policy.
+#[pyclass(module = "mcp_roots._core", name = "Roots", frozen)]
+pub(crate) struct PyRoots {
+    inner: mcp_roots::Roots,
+}
+
+#[pymethods]
+impl PyRoots {
+    #[new]
+    #[pyo3(signature = (
+        *, ceiling = None, read_only_ceiling = Vec::new(), writes = "allow",
+        empty_roots = "deny_all", symlinks = "follow_beneath", mount_points = "cross",
+        hard_links = "allow",
+    ))]
+    fn new(
+        ceiling: Option<Vec<String>>,
+        read_only_ceiling: Vec<String>,
+        writes: &str,
+        empty_roots: &str,
+        symlinks: &str,
+        mount_points: &str,
+        hard_links: &str,
+    ) -> PyResult<Self> {
+        use mcp_roots::{EmptyRoots, HardLinks, MountPoints, Symlinks, Writes};
+        let mut b = mcp_roots::Roots::builder()
+            .read_only_ceiling(read_only_ceiling)
+            .writes(choice(
+                "writes",
+                writes,
+                &[("allow", Writes::Allow), ("refuse", Writes::Refuse)],
+            )?)
+            .empty_roots(choice(
+                "empty_roots",
+                empty_roots,
+                &[
+                    ("deny_all", EmptyRoots::DenyAll),
+                    ("ceiling", EmptyRoots::Ceiling),
+                ],
+            )?)
+            .symlinks(choice(
+                "symlinks",
+                symlinks,
+                &[
+                    ("follow_beneath", Symlinks::FollowBeneath),
+                    ("refuse", Symlinks::Refuse),
+                ],
+            )?)
+            .mount_points(choice(
+                "mount_points",
+                mount_points,
+                &[
+                    ("cross", MountPoints::Cross),
+                    ("refuse", MountPoints::Refuse),
+                ],
+            )?)
+            .hard_links(choice(
+                "hard_links",
+                hard_links,
+                &[
+                    ("allow", HardLinks::Allow),
+                    ("refuse_writes", HardLinks::RefuseWrites),
+                ],
+            )?);
+        if let Some(ceiling) = ceiling {
+            b = b.ceiling(ceiling);
+        }
+        Ok(Self { inner: b.build() })
+    }
+
+    /// Installs the client's root list (URIs, or `(uri, name)` pairs);
+    /// revokes the files that left it.
+    fn replace(&self, py: Python<'_>, roots: Vec<RootArg>) -> PyResult<PyReport> {
+        let report = py.detach(|| self.inner.replace_list(builder(roots)));
+        PyReport::new(py, &self.inner, &report)
+    }
+
+    /// Installs what a client without the roots capability is served (the
+    /// `empty_roots` policy).
+    fn replace_undeclared(&self, py: Python<'_>) -> PyResult<PyReport> {
+        let report = py.detach(|| self.inner.replace_undeclared());
+        PyReport::new(py, &self.inner, &report)
+    }
+
+    /// Checks every root and tracked file against the disk.
+    fn rescan(&self, py: Python<'_>) -> PyResult<PyReport> {
+        let report = py.detach(|| self.inner.rescan());
+        PyReport::new(py, &self.inner, &report)
+    }
+
+    /// One request's roots (the 2026-07-28 revision): the list it carries,
+    /// or `None` for a client without the roots capability; nothing is
+    /// installed in `self`.
+    #[pyo3(signature = (roots))]
+    fn for_request(&self, py: Python<'_>, roots: Option<Vec<RootArg>>) -> Self {
+        let inner = py.detach(|| self.inner.for_request(roots.map(builder)));
+        Self { inner }
+    }
+
+    /// The installed set's generation (0 before the first replace).
+    #[getter]
+    fn generation(&self) -> u64 {
+        self.inner.generation()
+    }
+
+    /// How many files are tracked.
+    #[getter]
+    fn tracked(&self) -> usize {
+        self.inner.tracked()
+    }
+
+    /// The roots refused when the installed set was built.
+    #[getter]
+    fn rejected(&self, py: Python<'_>) -> PyResult<Vec<PyRejected>> {
+        Ok(self
+            .inner
+            .load()
+            .rejected()
+            .iter()
+            .map(|r| PyRejected::new(py, r))
+            .collect())
+    }
+
+    /// The installed roots' URIs, as the client gave them.
+    #[getter]
+    fn uris(&self) -> Vec<String> {
+        self.inner
+            .load()
+            .roots()
+            .iter()
+            .map(|r| r.uri().to_owned())
+            .collect()
+    }
+
+    /// Whether every root is read-only by policy.
+    #[getter]
+    fn read_only(&self) -> bool {
+        self.inner.writes() == mcp_roots::Writes::Refuse
+    }
+}
+
+operations!(PyRoots, |this| this.inner.load(), Handle::Tracked);
+
+/// A fixed set of roots (no policy, no revocation).
+#[pyclass(module = "mcp_roots._core", name = "RootSet", frozen)]
+pub(crate) struct PyRootSet {
+    inner: mcp_roots::RootSet,
+}
+
+#[pymethods]
+impl PyRootSet {
+    /// The set of the client's roots (URIs, or `(uri, name)` pairs); the
+    /// refused ones are in `rejected`.
+    #[new]
+    fn new(py: Python<'_>, roots: Vec<RootArg>) -> Self {
+        let inner = py.detach(|| builder(roots).build());
+        Self { inner }
+    }
+
+    #[getter]
+    fn rejected(&self, py: Python<'_>) -> Vec<PyRejected> {
+        self.inner
+            .rejected()
+            .iter()
+            .map(|r| PyRejected::new(py, r))
+            .collect()
+    }
+
+    #[getter]
+    fn uris(&self) -> Vec<String> {
+        self.inner
+            .roots()
+            .iter()
+            .map(|r| r.uri().to_owned())
+            .collect()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+}
+
+operations!(PyRootSet, |this| &this.inner, Handle::Plain);
