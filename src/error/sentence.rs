@@ -76,7 +76,7 @@ fn advice(kind: ErrorKind) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Error, ErrorKind, Operation};
+    use crate::error::{Error, ErrorKind, Operation};
 
     #[test]
     fn every_reason_has_its_own_sentence() {
