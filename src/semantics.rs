@@ -327,9 +327,12 @@
 //! snapshot chose must still be installed (`scope_lost` otherwise), and
 //! the change is then made in the installed set, so it is refused
 //! (`read_only`) when the root it acts under, or a root a link or `..`
-//! carries it into, is read-only now. A truncating open is judged before
-//! anything is opened. A file opened for writing is revoked (`read_only`)
-//! when its root becomes read-only.
+//! carries it into, is read-only now. A change is made only where both the
+//! snapshot's view and the installed set allow it: a target the snapshot
+//! places under no root keeps that refusal, even if a root added since
+//! contains it. A truncating open is judged before anything is opened. A
+//! file opened for writing is revoked (`read_only`) when its root becomes
+//! read-only.
 //!
 //! What `replace` guarantees to operations in flight: an operation that
 //! passed its check before `replace` returned may still land; one that

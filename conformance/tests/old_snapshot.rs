@@ -547,3 +547,34 @@ fn at<'f>(fx: &'f Fixture, snapshot: &Snapshot<'_>, base: &'static str) -> At<'f
     let scoped_x = snapshot.resolve(x.as_str()).expect("resolve x.txt");
     At { fx, base, scoped_x }
 }
+
+/// A change is made only where the old snapshot's view and the installed
+/// set both allow it: a root added since is not reached through a snapshot
+/// taken before (`outside_roots`, its own answer), while a new snapshot
+/// reaches it.
+#[test]
+fn a_root_added_since_is_not_changed_through_an_old_snapshot() {
+    let fx = tree();
+    let roots = Roots::builder().build();
+    roots.replace(RootSet::from_uris([fx.subst("{T}/a")]));
+    let old = roots.load();
+    roots.replace(RootSet::from_uris([fx.subst("{T}/a"), fx.subst("{T}/b")]));
+    let before = fx.snapshot();
+    let target = fx.subst("{T}/b/new.txt");
+    let attempts = [
+        old.write_atomic(target.as_str(), b"n"),
+        old.create_new(target.as_str()).map(drop),
+        old.create_dir(fx.subst("{T}/b/d").as_str()),
+        old.remove_file(fx.subst("{T}/b/top.txt").as_str()),
+        old.copy(fx.subst("{T}/a/x.txt").as_str(), target.as_str())
+            .map(drop),
+    ];
+    for attempt in attempts {
+        assert_eq!(attempt.map_err(|e| e.kind()), Err(ErrorKind::OutsideRoots));
+    }
+    assert!(before.diff(&fx.snapshot()).is_empty());
+    roots
+        .load()
+        .write_atomic(target.as_str(), b"n")
+        .expect("a new snapshot reaches the new root");
+}

@@ -45,8 +45,10 @@ use std::fs::Metadata;
 /// installed (`scope_lost` otherwise), and the change is then made as a
 /// new snapshot would make it, so a root made read-only since refuses it
 /// (`read_only`), and so does a read-only root that a link or `..` carries
-/// it into. While nothing was replaced or rescanned, this costs one atomic
-/// load.
+/// it into. A target the snapshot places under no root keeps the
+/// snapshot's refusal (a root added since is reached through a new
+/// snapshot). While nothing was replaced or rescanned, this costs one
+/// atomic load.
 ///
 /// What [`replace`](Roots::replace) guarantees to operations in flight: an
 /// operation that passed its check before `replace` returned may still
@@ -212,7 +214,8 @@ impl Snapshot<'_> {
     /// system call: the snapshot's own while nothing was replaced or
     /// rescanned since it was taken (one atomic load); otherwise the set
     /// installed now, once the root the snapshot chooses for each target is
-    /// checked to be still in it (`scope_lost`). Running the change in that
+    /// checked to be still in it (`scope_lost`; a target the snapshot
+    /// places under no root gets the snapshot's own refusal). Running the change in that
     /// set judges it by the current policy: the root it lands in (across a
     /// link or `..` too) must be installed and writable there.
     fn for_change(&self, op: Operation, targets: &[&dyn Target]) -> Result<Judged<'_>, Error> {
@@ -245,17 +248,18 @@ impl Snapshot<'_> {
     }
 
     /// `Ok` when the root this snapshot chooses for `target` is in
-    /// `installed`, or when it chooses none (the operation itself then
-    /// reports why); `scope_lost` otherwise.
+    /// `installed`; `scope_lost` when it is not; the snapshot's own refusal
+    /// when it chooses none (a change is made only where the snapshot's
+    /// view and the installed set both allow it).
     fn still_installed(
         &self,
         target: &dyn Target,
         op: Operation,
         installed: &RootSet,
     ) -> Result<(), Error> {
-        let Ok(selected) = target.select(self.installed.set(), op) else {
-            return Ok(());
-        };
+        let selected = target
+            .select(self.installed.set(), op)
+            .inspect_err(trace_denial)?;
         if installed.root_by_id(selected.root.id).is_some() {
             return Ok(());
         }
