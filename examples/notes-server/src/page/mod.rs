@@ -53,7 +53,7 @@ const GRACE: Duration = Duration::from_secs(5);
 /// What the user submitted: the only preference the page sets, and the
 /// names of fields that were ignored (anything else, `roots` and `ceiling`
 /// included).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Submission {
     /// The template for new notes (line ends normalised to `\n`; empty means
     /// "no template").
@@ -63,7 +63,7 @@ pub struct Submission {
 }
 
 /// How a page ended, as [`SetupPage::submission`] reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum PageEnd {
     /// Saved.
     Submitted(Submission),
