@@ -76,6 +76,25 @@ pub struct ServeArgs {
     /// 1800).
     #[arg(long, value_name = "SECONDS", requires = "http", value_parser = positive_seconds)]
     pub session_idle: Option<Duration>,
+    /// Where 2026-07-28 calls keep what several instances of this server
+    /// must share (the states already used, the setup flows):
+    /// `redis://HOST:PORT` (or `redis://HOST:PORT/DB`) for one Redis shared
+    /// by every instance, whose `maxmemory-policy` must be `noeviction`.
+    /// Default: this process's memory (one instance). Give every instance
+    /// the same keys too (--state-key-file).
+    #[arg(long, value_name = "URL", value_parser = state_url)]
+    pub state: Option<String>,
+    /// Read the keys that seal 2026-07-28 request states from PATH (lines
+    /// `seal = HEX` and `accept = HEX`, at least 64 hex digits each; see
+    /// the README), or else from the MCP_ROOTS_STATE_KEYS environment
+    /// variable. Default: a random key of this process. Never on the
+    /// command line.
+    #[arg(long, value_name = "PATH")]
+    pub state_key_file: Option<std::path::PathBuf>,
+    /// How long one 2026-07-28 round waits for the setup page before it
+    /// answers "still waiting" (default 20).
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
+    pub url_wait: Option<Duration>,
 }
 
 impl ServeArgs {
@@ -132,6 +151,20 @@ fn ceiling_dir(given: &str) -> Result<String, String> {
         }
         Err(err) => Err(format!("cannot be checked: {err}")),
     }
+}
+
+/// A `--state` value: a `redis://` URL.
+///
+/// # Errors
+///
+/// Another scheme, or no host.
+fn state_url(given: &str) -> Result<String, String> {
+    let url =
+        url::Url::parse(given).map_err(|_| "a URL such as redis://127.0.0.1:6379".to_owned())?;
+    if url.scheme() != "redis" || url.host_str().is_none_or(str::is_empty) {
+        return Err("a redis://HOST:PORT URL".to_owned());
+    }
+    Ok(given.to_owned())
 }
 
 /// A non-negative number of seconds, fractions allowed ("0.15").
@@ -194,6 +227,23 @@ mod tests {
         assert_eq!(cli.serve.roots_wait, Duration::from_millis(500));
         assert_eq!(cli.serve.http.unwrap().to_string(), "127.0.0.1:0");
         assert_eq!(cli.serve.session_idle, Some(Duration::from_secs(60)));
+        let shared = parse(&[
+            "--state",
+            "redis://127.0.0.1:6379",
+            "--state-key-file=/etc/keys",
+            "--url-wait",
+            "0.5",
+        ])
+        .unwrap();
+        assert_eq!(
+            shared.serve.state.as_deref(),
+            Some("redis://127.0.0.1:6379")
+        );
+        assert_eq!(
+            shared.serve.state_key_file.as_deref(),
+            Some(std::path::Path::new("/etc/keys"))
+        );
+        assert_eq!(shared.serve.url_wait, Some(Duration::from_millis(500)));
         let plain = parse(&[]).unwrap();
         assert_eq!(plain.serve.roots_wait, Duration::from_secs(5));
         assert!(plain.serve.http.is_none());
@@ -222,6 +272,14 @@ mod tests {
                 "--session-idle",
                 "more than 0",
             ),
+            (vec!["--state", "memory"], "--state", "redis://"),
+            (
+                vec!["--state", "http://h:1"],
+                "--state",
+                "redis://HOST:PORT",
+            ),
+            (vec!["--state", "redis://"], "--state", "redis://HOST:PORT"),
+            (vec!["--url-wait", "0"], "--url-wait", "more than 0"),
         ] {
             let err = parse(&args).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::ValueValidation, "{args:?}");

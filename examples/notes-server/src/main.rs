@@ -5,6 +5,7 @@
 //! ```text
 //! notes-server [--ceiling DIR]... [--ceiling-without-roots] [--read-only]
 //!              [--roots-wait SECONDS] [--http IP:PORT [--session-idle SECONDS]]
+//!              [--state redis://HOST:PORT] [--state-key-file PATH] [--url-wait SECONDS]
 //! notes-server demo [--stdio | --http]
 //! notes-server --help | --version
 //! ```
@@ -26,10 +27,10 @@ use std::time::Duration;
 
 use clap::Parser;
 use mcp_roots::{Roots, RootsBuilder};
-use mcp_roots_rmcp::{DEFAULT_LIST_TIMEOUT, SessionRoots};
+use mcp_roots_rmcp::{DEFAULT_LIST_TIMEOUT, Rounds, SessionRoots};
 use notes_server::cli::{Cli, Command, DemoArgs, ServeArgs};
 use notes_server::prefs::Preferences;
-use notes_server::{HttpServer, Launch, NotesServer, http, log};
+use notes_server::{HttpServer, Launch, NotesServer, deployment, http, log};
 use rmcp::ServiceExt;
 use tracing_subscriber::filter::LevelFilter;
 
@@ -95,11 +96,26 @@ async fn serve(args: ServeArgs) -> ExitCode {
         policy = policy.ceiling(args.ceiling.iter().cloned());
     }
     let wait = args.roots_wait;
+    let rounds = match deployment::rounds(
+        args.state.as_deref(),
+        args.state_key_file.as_deref(),
+        args.url_wait,
+    )
+    .await
+    {
+        Ok(rounds) => rounds,
+        Err(err) => {
+            eprintln!("notes-server: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
     if let Some(addr) = args.http {
         let idle = args.session_idle.unwrap_or(http::DEFAULT_SESSION_IDLE);
-        return serve_http(addr, policy, wait, idle).await;
+        return serve_http(addr, policy, rounds, wait, idle).await;
     }
-    let session = SessionRoots::new(policy).with_timeouts(wait, DEFAULT_LIST_TIMEOUT);
+    let session = SessionRoots::new(policy)
+        .with_timeouts(wait, DEFAULT_LIST_TIMEOUT)
+        .with_rounds(rounds);
     // stdout carries JSON-RPC: everything else goes to stderr.
     let server = match NotesServer::with_session(session)
         .serve(rmcp::transport::stdio())
@@ -128,6 +144,7 @@ async fn serve(args: ServeArgs) -> ExitCode {
 async fn serve_http(
     addr: SocketAddr,
     policy: RootsBuilder,
+    rounds: Rounds,
     wait: Duration,
     idle: Duration,
 ) -> ExitCode {
@@ -149,7 +166,9 @@ async fn serve_http(
     // preferences; each session has its own.
     let request_prefs = Preferences::default();
     let sessions = move || {
-        let session = SessionRoots::new(policy.clone()).with_timeouts(wait, DEFAULT_LIST_TIMEOUT);
+        let session = SessionRoots::new(policy.clone())
+            .with_timeouts(wait, DEFAULT_LIST_TIMEOUT)
+            .with_rounds(rounds.clone());
         NotesServer::with_session(session).with_request_preferences(request_prefs.clone())
     };
     eprintln!("{}http://{bound}{}", http::LISTENING, http::PATH);

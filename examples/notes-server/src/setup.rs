@@ -61,14 +61,22 @@ impl NotesServer {
     async fn notes_setup(&self, call: ToolCall) -> CallToolResponse {
         let (prefs, wait) = (self.preferences_of(&call).clone(), self.setup_wait);
         let body = |mut ask: Ask| async move {
-            let start = |_: &str| start_flow(prefs, wait);
+            let start = |_: &str| start_flow(prefs.clone(), wait);
             let visited = match ask.url(SETUP_MESSAGE, start).await? {
                 Outcome::Accepted(visited) => visited,
                 other => return Ok(nothing_done(&other, "set up")),
             };
             let id = visited.elicitation_id;
             let submission = match visited.result {
-                Some(PageEnd::Submitted(submission)) => submission,
+                Some(PageEnd::Submitted(submission)) => {
+                    // Set here too: on 2026-07-28 this round may run on
+                    // another instance than the page's (the preferences
+                    // are each instance's own).
+                    prefs.set(Settings {
+                        template: template_of(&submission),
+                    });
+                    submission
+                }
                 Some(PageEnd::Cancelled) => {
                     return Ok(done(
                         "The user cancelled setup on the page: nothing was changed. Do not \
