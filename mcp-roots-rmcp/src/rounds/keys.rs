@@ -224,7 +224,7 @@ fn key_id(key: &[u8]) -> String {
 }
 
 fn unhex(text: &str) -> Option<Vec<u8>> {
-    if text.is_empty() || text.len() % 2 != 0 || !text.is_ascii() {
+    if text.is_empty() || !text.len().is_multiple_of(2) || !text.is_ascii() {
         return None;
     }
     (0..text.len())

@@ -267,3 +267,49 @@ mod redis_runs {
         );
     }
 }
+
+/// The cost of one round's consumption, memory against Redis, in one run
+/// (docs/PERFORMANCE.md): `cargo test -p mcp-roots-rmcp --features redis
+/// --release --lib store_cost -- --ignored --nocapture`.
+#[cfg(feature = "redis")]
+#[tokio::test]
+#[ignore = "a measurement: run it by name"]
+async fn store_cost_per_round() {
+    use crate::rounds::store::redis_server::RedisServer;
+    let Some(server) = RedisServer::start(&[]) else {
+        return;
+    };
+    let redis = Store::redis(&server.url(), "cost").await.unwrap();
+    let memory = Store::memory(1 << 20);
+    for (name, store) in [("memory", &memory), ("redis", &redis)] {
+        for concurrency in [1usize, 100] {
+            let total = 20_000;
+            let mut latencies = Vec::with_capacity(total);
+            let started = std::time::Instant::now();
+            for _ in 0..total / concurrency {
+                let batch = (0..concurrency).map(|_| {
+                    let store = store.clone();
+                    tokio::spawn(async move {
+                        let t = std::time::Instant::now();
+                        let done = store.consume(&nonce(0), now() + 60_000, now()).await;
+                        assert_eq!(done.unwrap(), Consumed::Now);
+                        t.elapsed()
+                    })
+                });
+                for task in batch.collect::<Vec<_>>() {
+                    latencies.push(task.await.unwrap());
+                }
+            }
+            let wall = started.elapsed();
+            latencies.sort();
+            let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize];
+            println!(
+                "{name:6} concurrency {concurrency:3}: {total} consumptions in {wall:?} \
+                 ({:.0}/s), p50 {:?}, p99 {:?}",
+                total as f64 / wall.as_secs_f64(),
+                at(0.5),
+                at(0.99),
+            );
+        }
+    }
+}
