@@ -141,6 +141,7 @@ class Proxy:
         self.next = 0
         self.plan: list[int] = []
         self.calls: list[int] = []  # the backend index of each tools/call
+        self.durations: list[float] = []  # each tools/call's, to the end of its answer
         self.tasks: set[asyncio.Task] = set()
 
     async def start(self) -> str:
@@ -160,6 +161,8 @@ class Proxy:
     async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         self.tasks.add(task)
+        started = time.perf_counter()
+        is_call = False
         try:
             head = await reader.readuntil(b"\r\n\r\n")
             lines = head.decode("latin-1").split("\r\n")
@@ -193,6 +196,8 @@ class Proxy:
                 writer.write(chunk)
                 await writer.drain()
             up_writer.close()
+            if is_call:
+                self.durations.append(time.perf_counter() - started)
         except (OSError, asyncio.IncompleteReadError):
             pass
         finally:
