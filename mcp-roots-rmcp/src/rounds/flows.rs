@@ -9,6 +9,7 @@
 
 use std::future::Future;
 
+use rmcp::model::SealOptions;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -81,6 +82,28 @@ impl Rounds {
         Ok(status == FlowStatus::Open)
     }
 
+    /// A token that names the flow `id` and proves this deployment made it:
+    /// the flow id sealed with the rounds' sealing key (for another use
+    /// than a `requestState`), valid for `ttl`. A page that any instance
+    /// serves puts it in the URL it sends the user to, and reads the flow
+    /// back with [`open_flow_token`](Self::open_flow_token) on whichever
+    /// instance the browser reaches: no secret has to be stored per flow.
+    pub fn flow_token(&self, id: &str, ttl: std::time::Duration) -> String {
+        let options = SealOptions::new().associated_data(FLOW_TOKEN).ttl(ttl);
+        self.codec().seal_with(id.as_bytes(), &options)
+    }
+
+    /// The flow a [`flow_token`](Self::flow_token) names, if it was sealed
+    /// with a key of the ring, for this use, and has not expired (the flow
+    /// itself may still have ended: see [`flow_is_open`](Self::flow_is_open)).
+    pub fn open_flow_token(&self, token: &str) -> Option<String> {
+        if token.len() > 4096 {
+            return None;
+        }
+        let id = self.codec().open_with(token, FLOW_TOKEN).ok()?;
+        String::from_utf8(id).ok()
+    }
+
     /// Forgets the flow `id` (declined, cancelled, abandoned), stopping
     /// this process's completion of it.
     pub(crate) async fn drop_flow(&self, id: &str) -> Result<(), StoreError> {
@@ -128,10 +151,38 @@ impl Rounds {
     }
 }
 
+/// Mixed into a flow token's associated data, so that no `requestState`
+/// opens as a token nor a token as a state.
+const FLOW_TOKEN: &[u8] = b"mcp-roots-rmcp/flow-token/v1\0";
+
 /// A flow's end as the store keeps it.
 fn end_of<T: Serialize>(result: Option<&T>) -> Result<FlowEnd, StoreError> {
     Ok(match result {
         Some(value) => FlowEnd::Finished(serde_json::to_value(value).map_err(StoreError::new)?),
         None => FlowEnd::Ended,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flow_tokens_name_their_flow_for_the_ring_that_sealed_them() {
+        let a = Rounds::with_key(&[1; 32]);
+        let b = Rounds::with_key(&[2; 32]);
+        let hour = std::time::Duration::from_secs(3600);
+        let token = a.flow_token("flow-1", hour);
+        assert_eq!(a.open_flow_token(&token).as_deref(), Some("flow-1"));
+        assert_eq!(b.open_flow_token(&token), None, "another key");
+        let mut tampered = token.clone().into_bytes();
+        let last = tampered.len() - 1;
+        tampered[last] = if tampered[last] == b'A' { b'B' } else { b'A' };
+        assert_eq!(a.open_flow_token(&String::from_utf8(tampered).unwrap()), None);
+        // A plain seal of the same bytes (another use) is not a token.
+        assert_eq!(a.open_flow_token(&a.codec().seal(b"flow-1")), None);
+        let expired = a.flow_token("flow-2", std::time::Duration::ZERO);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert_eq!(a.open_flow_token(&expired), None);
+    }
 }
