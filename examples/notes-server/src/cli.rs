@@ -95,6 +95,17 @@ pub struct ServeArgs {
     /// answers "still waiting" (default 20).
     #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
     pub url_wait: Option<Duration>,
+    /// Serve the setup page of every 2026-07-28 flow of the deployment at
+    /// http://IP:PORT/setup (loopback), instead of a page per flow in the
+    /// instance that asked: with --state shared, any instance's page takes
+    /// the submission of any flow.
+    #[arg(long, value_name = "IP:PORT", requires = "http", value_parser = http::loopback)]
+    pub setup_listen: Option<SocketAddr>,
+    /// The URL users are sent to for that page (a load balancer in front
+    /// of every instance's --setup-listen), e.g. http://127.0.0.1:8090/setup.
+    /// Default: http://IP:PORT/setup of --setup-listen.
+    #[arg(long, value_name = "URL", requires = "setup_listen", value_parser = page_url)]
+    pub setup_url: Option<url::Url>,
 }
 
 impl ServeArgs {
@@ -165,6 +176,26 @@ fn state_url(given: &str) -> Result<String, String> {
         return Err("a redis://HOST:PORT URL".to_owned());
     }
     Ok(given.to_owned())
+}
+
+/// A `--setup-url` value: an `http://` URL on a loopback host.
+///
+/// # Errors
+///
+/// Not a URL, another scheme, or a host that is not loopback.
+fn page_url(given: &str) -> Result<url::Url, String> {
+    let url = url::Url::parse(given)
+        .map_err(|_| "a URL such as http://127.0.0.1:8090/setup".to_owned())?;
+    let loopback = match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(name)) => name == "localhost",
+        None => false,
+    };
+    if url.scheme() != "http" || !loopback {
+        return Err("an http:// URL on a loopback host (127.0.0.1, [::1], localhost)".to_owned());
+    }
+    Ok(url)
 }
 
 /// A non-negative number of seconds, fractions allowed ("0.15").
@@ -280,6 +311,23 @@ mod tests {
             ),
             (vec!["--state", "redis://"], "--state", "redis://HOST:PORT"),
             (vec!["--url-wait", "0"], "--url-wait", "more than 0"),
+            (
+                vec!["--http", "127.0.0.1:0", "--setup-listen", "0.0.0.0:1"],
+                "--setup-listen",
+                "loopback",
+            ),
+            (
+                vec![
+                    "--http",
+                    "127.0.0.1:0",
+                    "--setup-listen",
+                    "127.0.0.1:0",
+                    "--setup-url",
+                    "http://example.com/setup",
+                ],
+                "--setup-url",
+                "loopback",
+            ),
         ] {
             let err = parse(&args).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::ValueValidation, "{args:?}");

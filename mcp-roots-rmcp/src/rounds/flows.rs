@@ -178,7 +178,10 @@ mod tests {
         let mut tampered = token.clone().into_bytes();
         let last = tampered.len() - 1;
         tampered[last] = if tampered[last] == b'A' { b'B' } else { b'A' };
-        assert_eq!(a.open_flow_token(&String::from_utf8(tampered).unwrap()), None);
+        assert_eq!(
+            a.open_flow_token(&String::from_utf8(tampered).unwrap()),
+            None
+        );
         // A plain seal of the same bytes (another use) is not a token.
         assert_eq!(a.open_flow_token(&a.codec().seal(b"flow-1")), None);
         let expired = a.flow_token("flow-2", std::time::Duration::ZERO);

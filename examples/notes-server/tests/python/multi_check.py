@@ -101,10 +101,10 @@ class Redis:
 
 
 class Instance:
-    def __init__(self, binary: str, ceiling: Path, redis: Redis, keys: Path) -> None:
+    def __init__(self, binary: str, ceiling: Path, redis: Redis, keys: Path, page: list[str] | None = None) -> None:
         self.process = subprocess.Popen(
             [binary, "--http", "127.0.0.1:0", "--ceiling", str(ceiling), "--state", redis.url,
-             "--state-key-file", str(keys), "--url-wait", "1"],
+             "--state-key-file", str(keys), "--url-wait", "1", *(page or [])],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )
         assert self.process.stderr is not None
@@ -132,6 +132,16 @@ class Instance:
         self.process.wait()
 
 
+class PageBackend:
+    """Instance `index`'s --setup-listen, as a proxy backend."""
+
+    def __init__(self, instances: list[Instance], index: int, port: int) -> None:
+        self.instances, self.index, self.addr = instances, index, f"127.0.0.1:{port}"
+
+    def alive(self) -> bool:
+        return self.instances[self.index].alive()
+
+
 class Proxy:
     """HTTP/1.1, one request per connection: each to the next live backend
     (round robin), or to the one `plan` names for the next tools/call."""
@@ -143,6 +153,7 @@ class Proxy:
         self.calls: list[int] = []  # the backend index of each tools/call
         self.durations: list[float] = []  # each tools/call's, to the end of its answer
         self.tasks: set[asyncio.Task] = set()
+        self.served: list[int] = []  # the backend index of every request
 
     async def start(self) -> str:
         self.server = await asyncio.start_server(self.serve, "127.0.0.1", 0)
@@ -184,6 +195,7 @@ class Proxy:
             except ValueError:
                 is_call = False
             index = self.choose(is_call)
+            self.served.append(index)
             if is_call:
                 self.calls.append(index)
             backend = self.backends[index]
@@ -348,7 +360,16 @@ async def checks(binary: str, base: Path) -> None:
     redis = Redis(base)
     key_a, key_b = secrets.token_hex(32), secrets.token_hex(32)
     keys = key_file(base, "a", key_a, [])
-    instances = [Instance(binary, base / "ceiling", redis, keys) for _ in range(3)]
+    # The setup page every instance serves, behind a proxy of its own.
+    page_ports = [free_port() for _ in range(3)]
+    instances: list[Instance] = []
+    pages = Proxy([PageBackend(instances, i, port) for i, port in enumerate(page_ports)])
+    page_url = (await pages.start()).removesuffix("/mcp") + "/setup"
+
+    def page_args(i: int) -> list[str]:
+        return ["--setup-listen", f"127.0.0.1:{page_ports[i]}", "--setup-url", page_url]
+
+    instances += [Instance(binary, base / "ceiling", redis, keys, page_args(i)) for i in range(3)]
     extra: list[Instance] = []
     refused = subprocess.run(
         [binary, "--http", "127.0.0.1:0", "--state", f"redis://127.0.0.1:{free_port()}", "--state-key-file", str(keys)],
@@ -399,7 +420,7 @@ async def checks(binary: str, base: Path) -> None:
         moved = snapshot(notes)
         ok = result is not None and not result.is_error and "archive/d.md" in moved and "e.md" in moved
         report(ok, LABEL, f"instance 0 killed between rounds {proxy.calls}: the retry elsewhere completes -> {moved}", error)
-        instances[0] = Instance(binary, base / "ceiling", redis, keys)
+        instances[0] = Instance(binary, base / "ceiling", redis, keys, page_args(0))
 
         # 4. Redis stopped: refused with the reason, nothing changed; back: completes.
         before = snapshot(notes)
@@ -418,12 +439,18 @@ async def checks(binary: str, base: Path) -> None:
         ok = result is not None and not result.is_error and "archive/e.md" in snapshot(notes)
         report(ok, LABEL, "Redis back: the call completes", error or (text_of(result) if result else ""))
 
-        # 5. The setup flow: the page submitted late to its instance; the
-        #    waiting rounds on the others see its end.
+        # 5. The setup flow: the instance that asked is killed; the page
+        #    (every instance serves it) is shown by one instance and
+        #    submitted, late, to another; the waiting rounds on the others
+        #    see its end.
         setup = User(notes, "")
         submitted: list[str] = []
+        asker: list[int] = []
 
         async def on_url(params: types.ElicitRequestURLParams):
+            asker.append(proxy.calls[-1])
+            instances[asker[0]].kill()
+
             async def submit() -> None:
                 await asyncio.sleep(1.5)  # longer than one round's wait (--url-wait 1)
                 submitted.append(await asyncio.to_thread(submit_page, params.url))
@@ -440,8 +467,14 @@ async def checks(binary: str, base: Path) -> None:
         except Exception as err:
             result, error = None, f"{type(err).__name__}: {err}"
         configured = result is not None and (result.structured_content or {}).get("outcome") == "configured"
-        report(configured and submitted == ["200/200"], LABEL, f"setup over {proxy.calls}: page {submitted}, outcome {(result.structured_content or {}).get('outcome') if result else error}")
+        outcome = (result.structured_content or {}).get("outcome") if result else error
+        report(configured and submitted == ["200/200"], LABEL, f"setup over {proxy.calls}, asked on {asker} (then killed), page shown, saved by instances {pages.served}: {submitted}, outcome {outcome}")
         report(len(set(proxy.calls)) >= 2 and len(proxy.calls) >= 3, LABEL, "the setup's rounds waited on more than one instance", str(proxy.calls))
+        shown_saved = pages.served[-2:]
+        report(len(shown_saved) == 2 and shown_saved[0] != shown_saved[1] and asker and asker[0] not in shown_saved,
+               LABEL, f"the page was shown by instance {shown_saved[:1]}, saved by {shown_saved[1:]}, neither the one that asked")
+        if asker:
+            instances[asker[0]] = Instance(binary, base / "ceiling", redis, keys, page_args(asker[0]))
 
         # 6. A 2025 session lives in the instance that holds it.
         hello = {
@@ -498,6 +531,7 @@ async def checks(binary: str, base: Path) -> None:
                 except subprocess.TimeoutExpired:
                     instance.kill()
         await proxy.close()
+        await pages.close()
         redis.stop()
 
 
