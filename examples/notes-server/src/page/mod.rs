@@ -26,6 +26,12 @@
 //! - It answers only at `127.0.0.1:PORT` / `localhost:PORT` (a `Host`
 //!   check against DNS rebinding, `421` otherwise), and bounds each request
 //!   body in size and time (`routes.rs`).
+//!
+//! The same routes also serve the page every instance of a deployment
+//! serves for any 2026-07-28 flow (`any.rs`, `--setup-listen`): the token
+//! is then a flow token sealed with the deployment's keys, the flow's state
+//! is in the shared store, and the page answers `503` (nothing saved) when
+//! the store cannot be reached.
 
 mod any;
 mod html;
