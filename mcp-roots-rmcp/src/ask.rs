@@ -19,6 +19,8 @@ use rmcp::model::{
     ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest,
     InputResponses,
 };
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -27,7 +29,7 @@ use crate::call::{Revision, ToolCall};
 use crate::elicit::{ElicitError, Elicitor, Form, Outcome};
 use crate::empty::Client;
 use crate::rounds::hex;
-use crate::rounds::{Flow, FlowState, Pending, Progress, Recorded, Rounds};
+use crate::rounds::{FlowStatus, Pending, Progress, Recorded, Rounds, StoreError};
 use crate::session::SessionRoots;
 use crate::stop::Stop;
 
@@ -318,24 +320,31 @@ impl Ask {
     /// timed out; the future should bound its own time). On 2025-11-25 the
     /// glue then asks with `elicitation/create` (mode `url`), awaits the
     /// future after an accept, and sends `notifications/elicitation/complete`.
-    /// On 2026-07-28 the URL goes out as an input request; the client's
-    /// accept is consent, and while the flow runs each round waits for it
-    /// (up to [`Rounds::with_url_wait`]) before answering "still waiting"
-    /// with a state-only round. A declined or cancelled flow is dropped
-    /// (its future with it).
+    /// On 2026-07-28 the URL goes out as an input request and the flow is
+    /// recorded in the rounds' [`Store`](crate::Store); the future runs in
+    /// a task of the instance that asked, and its result (serialised: hence
+    /// `T: Serialize + DeserializeOwned`) is recorded there when it ends,
+    /// unless the flow ended first through [`Rounds::finish_flow`] (a page
+    /// submitted to another instance). The client's accept is consent, and
+    /// while the flow runs each round waits for its end in the store (up to
+    /// [`Rounds::with_url_wait`]; a shared store is polled every
+    /// [`Rounds::with_url_poll`]) before answering "still waiting" with a
+    /// state-only round, so any instance can answer any round. A declined
+    /// or cancelled flow is dropped (its future with it).
     ///
     /// # Errors
     ///
     /// `url_elicitation_unsupported` where the revision or the client has
-    /// no URL mode (nothing is started); what `start` returns; as
-    /// [`form`](Self::form).
+    /// no URL mode (nothing is started); what `start` returns;
+    /// `state_store_unavailable` on 2026-07-28 when the store cannot record
+    /// or read the flow; as [`form`](Self::form).
     pub async fn url<T, S, Fut, C>(
         &mut self,
         message: &str,
         start: S,
     ) -> Result<Outcome<Visited<T>>, Stop>
     where
-        T: Clone + Send + Sync + 'static,
+        T: Serialize + DeserializeOwned + Send + 'static,
         S: FnOnce(&str) -> Fut,
         Fut: Future<Output = Result<(url::Url, C), Stop>>,
         C: Future<Output = Option<T>> + Send + 'static,
@@ -381,15 +390,16 @@ impl Ask {
                             flow: flow.clone(),
                             accepted,
                         });
-                        Ok(ended(&rounds, flow, accepted))
+                        ended(&rounds, flow, accepted).await
                     }
                     UrlStep::Start => {
                         let id = new_flow_id();
                         let (url, completion) = start(&id).await?;
                         let expires = rounds.now_ms().saturating_add(flow_life_ms(&rounds));
                         rounds
-                            .flows()
-                            .insert(id.clone(), Flow::spawn(completion, expires));
+                            .start_flow(&id, expires, completion)
+                            .await
+                            .map_err(store_unavailable)?;
                         let params = ElicitRequestParams::UrlElicitationParams {
                             meta: None,
                             message: message.to_owned(),
@@ -402,9 +412,9 @@ impl Ask {
                     }
                     UrlStep::Answered { flow, action } => {
                         if action != Some(true) {
-                            rounds.flows().remove(&flow);
+                            forget(&rounds, &flow).await;
                             self.record_url(asked, &flow, action);
-                            return Ok(ended(&rounds, flow, action));
+                            return ended(&rounds, flow, action).await;
                         }
                         self.await_flow(&rounds, asked, flow, 0).await
                     }
@@ -419,18 +429,14 @@ impl Ask {
     /// Waits (one round's worth) for an accepted flow; finished → its
     /// result; else a "still waiting" stop, or after the last allowed
     /// round, `Accepted` without a result.
-    async fn await_flow<T: Clone + Send + Sync + 'static>(
+    async fn await_flow<T: DeserializeOwned>(
         &mut self,
         rounds: &Rounds,
         asked: String,
         flow: String,
         waited: u32,
     ) -> Result<Outcome<Visited<T>>, Stop> {
-        let watcher = rounds.flows().get(&flow).map(Flow::watcher);
-        let state = match watcher {
-            Some(watcher) => crate::rounds::wait(watcher, rounds.url_round_wait()).await,
-            None => Some(FlowState::Ended),
-        };
+        let state: Option<FlowStatus> = rounds.wait_flow(&flow).await.map_err(store_unavailable)?;
         if state.is_none() && waited < rounds.url_wait_rounds() {
             let pending = Pending::Waiting {
                 asked,
@@ -442,10 +448,10 @@ impl Ask {
         }
         if state.is_none() {
             // Out of rounds: the flow is abandoned.
-            rounds.flows().remove(&flow);
+            forget(rounds, &flow).await;
         }
         self.record_url(asked, &flow, Some(true));
-        Ok(ended(rounds, flow, Some(true)))
+        ended(rounds, flow, Some(true)).await
     }
 
     fn record_url(&self, asked: String, flow: &str, accepted: Option<bool>) {
@@ -571,27 +577,42 @@ fn url_step(replay: &Replay, index: usize, asked: &str) -> Result<UrlStep, Stop>
 }
 
 /// The outcome of a flow that ended (or was declined): its result from the
-/// flows, if it produced one.
-fn ended<T: Clone + 'static>(
+/// store, if it produced one.
+async fn ended<T: DeserializeOwned>(
     rounds: &Rounds,
     flow: String,
     accepted: Option<bool>,
-) -> Outcome<Visited<T>> {
-    match accepted {
+) -> Result<Outcome<Visited<T>>, Stop> {
+    Ok(match accepted {
         Some(false) => Outcome::Declined,
         None => Outcome::Cancelled,
         Some(true) => {
-            let state = rounds.flows().get(&flow).map(Flow::watcher);
-            let result = state.and_then(|w| match &*w.borrow() {
-                Some(FlowState::Finished(value)) => value.downcast_ref::<T>().cloned(),
-                _ => None,
-            });
+            let result = rounds.flow_result(&flow).await.map_err(store_unavailable)?;
             Outcome::Accepted(Visited {
                 elicitation_id: flow,
                 result,
             })
         }
+    })
+}
+
+/// Drops a flow that is over without a result for the call (declined,
+/// cancelled, out of rounds): a store that cannot hear it only keeps the
+/// record until it expires, so the call goes on.
+async fn forget(rounds: &Rounds, flow: &str) {
+    if let Err(err) = rounds.drop_flow(flow).await {
+        tracing::warn!(error = %err, flow, "a URL flow could not be dropped from the store");
     }
+}
+
+/// The refusal of a round whose flow the store could not record or read.
+fn store_unavailable(err: StoreError) -> Stop {
+    tracing::error!(error = %err, "a URL flow could not be recorded or read");
+    Stop::refused(
+        "state_store_unavailable",
+        "The server could not record or read the URL flow (its state store is unreachable); \
+         nothing was changed. Try again later.",
+    )
 }
 
 /// How long a flow is kept: its rounds of waiting and a state's life.

@@ -124,12 +124,34 @@
 //! unanswered question stops the body through `?` and goes out as an input
 //! request. So a body changes nothing before its last question, and what
 //! it changes, it finds again under the final round's roots. The state is
-//! sealed by [`Rounds`]: HMAC-SHA256 with a per-process key, bound to the
-//! tool and a digest of its arguments, an expiry from an injectable clock
-//! ([`DEFAULT_STATE_TTL`]), and accepted once (a bounded record of consumed
-//! states, failing closed when full). A tampered, foreign, expired or
-//! replayed state is refused with `invalid_request_state` before the body
-//! runs.
+//! sealed by [`Rounds`]: HMAC-SHA256 with a per-process key (or a
+//! [`KeyRing`]), bound to the tool and a digest of its arguments, an expiry
+//! from an injectable clock ([`DEFAULT_STATE_TTL`]), and accepted once (a
+//! record of consumed states in the rounds' [`Store`], failing closed when
+//! full or unreachable). A tampered, foreign, expired or replayed state is
+//! refused with `invalid_request_state` before the body runs.
+//!
+//! # Several instances
+//!
+//! Behind a load balancer each round may reach another instance. They
+//! share a call's rounds when every instance has the same [`KeyRing`]
+//! (a rolling rotation: accept the new key everywhere, seal with it, drop
+//! the old one) and the same [`Store`] ([`Store::redis`], feature `redis`):
+//!
+//! - shared: the single-use record of each state (one `SET NX PX` per
+//!   round that carries a state) and URL flows (created, ended, result,
+//!   expiry; a flow's result is serialised, and any instance can record
+//!   the end with [`Rounds::finish_flow`]; waiting rounds poll the store
+//!   every [`DEFAULT_URL_POLL`]);
+//! - not shared: 2025 sessions ([`SessionRoots`] on the session
+//!   revisions holds live roots and open files: route by `Mcp-Session-Id`);
+//!   whatever a tool keeps in its own process.
+//!
+//! Redis unreachable, a round that would consume a state is refused with
+//! `state_store_unavailable` (a first round consumes nothing); a Redis
+//! whose `maxmemory-policy` is not `noeviction` is refused at
+//! [`Store::redis`]. Redis replication is asynchronous: a failover can
+//! forget consumed states within their TTL.
 //!
 //! Every call runs in a `tool_call` span (tool, request id, revision) that
 //! is carried onto the blocking pool, so the library's denials and the
@@ -166,7 +188,11 @@
 //!
 //! # Features
 //!
-//! None. The features of `mcp_roots` (such as `watch`) are chosen on the
+//! - `redis`: [`Store::redis`], the store several instances share (the
+//!   `redis` crate 1.x on tokio, with its connection manager). Off by
+//!   default: a server of one instance does not build it.
+//!
+//! The features of `mcp_roots` (such as `watch`) are chosen on the
 //! server's own `mcp-roots` dependency.
 
 mod answer;
@@ -195,8 +221,8 @@ pub use elicit::{ElicitError, Elicitor, Form, Outcome};
 pub use input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
 pub use parameters::Parameters;
 pub use rounds::{
-    Clock, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_ROUND_WAIT,
-    DEFAULT_URL_WAIT_ROUNDS, Rounds,
+    Clock, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_POLL, DEFAULT_URL_ROUND_WAIT,
+    DEFAULT_URL_WAIT_ROUNDS, KeyError, KeyRing, Rounds, STATE_KEYS_ENV, Store, StoreError,
 };
 pub use session::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
 pub use stop::Stop;

@@ -170,7 +170,7 @@ impl SessionRoots {
         Fut: Future<Output = Result<CallToolResult, Stop>>,
     {
         let rounds = self.rounds().clone();
-        let progress = match rounds.open(&call) {
+        let progress = match rounds.open(&call).await {
             Ok(progress) => progress.unwrap_or_default(),
             Err(err) => {
                 tracing::warn!(error = %err, "requestState refused");

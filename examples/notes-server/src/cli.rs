@@ -84,6 +84,36 @@ pub struct ServeArgs {
     /// 1800).
     #[arg(long, value_name = "SECONDS", requires = "http", value_parser = positive_seconds)]
     pub session_idle: Option<Duration>,
+    /// Where 2026-07-28 calls keep what several instances of this server
+    /// must share (the states already used, the setup flows):
+    /// `redis://HOST:PORT` (or `redis://HOST:PORT/DB`) for one Redis shared
+    /// by every instance, whose `maxmemory-policy` must be `noeviction`.
+    /// Default: this process's memory (one instance). Give every instance
+    /// the same keys too (--state-key-file).
+    #[arg(long, value_name = "URL", value_parser = state_url)]
+    pub state: Option<String>,
+    /// Read the keys that seal 2026-07-28 request states from PATH (lines
+    /// `seal = HEX` and `accept = HEX`, at least 64 hex digits each; see
+    /// the README), or else from the MCP_ROOTS_STATE_KEYS environment
+    /// variable. Default: a random key of this process. Never on the
+    /// command line.
+    #[arg(long, value_name = "PATH")]
+    pub state_key_file: Option<std::path::PathBuf>,
+    /// How long one 2026-07-28 round waits for the setup page before it
+    /// answers "still waiting" (default 20).
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
+    pub url_wait: Option<Duration>,
+    /// Serve the setup page of every 2026-07-28 flow of the deployment at
+    /// http://IP:PORT/setup (loopback), instead of a page per flow in the
+    /// instance that asked: with --state shared, any instance's page takes
+    /// the submission of any flow.
+    #[arg(long, value_name = "IP:PORT", requires = "http", value_parser = http::loopback)]
+    pub setup_listen: Option<SocketAddr>,
+    /// The URL users are sent to for that page (a load balancer in front
+    /// of every instance's --setup-listen), e.g. http://127.0.0.1:8090/setup.
+    /// Default: http://IP:PORT/setup of --setup-listen.
+    #[arg(long, value_name = "URL", requires = "setup_listen", value_parser = page_url)]
+    pub setup_url: Option<url::Url>,
 }
 
 impl ServeArgs {
@@ -140,6 +170,40 @@ fn ceiling_dir(given: &str) -> Result<String, String> {
         }
         Err(err) => Err(format!("cannot be checked: {err}")),
     }
+}
+
+/// A `--state` value: a `redis://` URL.
+///
+/// # Errors
+///
+/// Another scheme, or no host.
+fn state_url(given: &str) -> Result<String, String> {
+    let url =
+        url::Url::parse(given).map_err(|_| "a URL such as redis://127.0.0.1:6379".to_owned())?;
+    if url.scheme() != "redis" || url.host_str().is_none_or(str::is_empty) {
+        return Err("a redis://HOST:PORT URL".to_owned());
+    }
+    Ok(given.to_owned())
+}
+
+/// A `--setup-url` value: an `http://` URL on a loopback host.
+///
+/// # Errors
+///
+/// Not a URL, another scheme, or a host that is not loopback.
+fn page_url(given: &str) -> Result<url::Url, String> {
+    let url = url::Url::parse(given)
+        .map_err(|_| "a URL such as http://127.0.0.1:8090/setup".to_owned())?;
+    let loopback = match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(name)) => name == "localhost",
+        None => false,
+    };
+    if url.scheme() != "http" || !loopback {
+        return Err("an http:// URL on a loopback host (127.0.0.1, [::1], localhost)".to_owned());
+    }
+    Ok(url)
 }
 
 /// A non-negative number of seconds, fractions allowed ("0.15").
@@ -202,6 +266,23 @@ mod tests {
         assert_eq!(cli.serve.roots_wait, Duration::from_millis(500));
         assert_eq!(cli.serve.http.unwrap().to_string(), "127.0.0.1:0");
         assert_eq!(cli.serve.session_idle, Some(Duration::from_secs(60)));
+        let shared = parse(&[
+            "--state",
+            "redis://127.0.0.1:6379",
+            "--state-key-file=/etc/keys",
+            "--url-wait",
+            "0.5",
+        ])
+        .unwrap();
+        assert_eq!(
+            shared.serve.state.as_deref(),
+            Some("redis://127.0.0.1:6379")
+        );
+        assert_eq!(
+            shared.serve.state_key_file.as_deref(),
+            Some(std::path::Path::new("/etc/keys"))
+        );
+        assert_eq!(shared.serve.url_wait, Some(Duration::from_millis(500)));
         let plain = parse(&[]).unwrap();
         assert_eq!(plain.serve.roots_wait, Duration::from_secs(5));
         assert!(plain.serve.http.is_none());
@@ -229,6 +310,31 @@ mod tests {
                 vec!["--http", "127.0.0.1:0", "--session-idle=0"],
                 "--session-idle",
                 "more than 0",
+            ),
+            (vec!["--state", "memory"], "--state", "redis://"),
+            (
+                vec!["--state", "http://h:1"],
+                "--state",
+                "redis://HOST:PORT",
+            ),
+            (vec!["--state", "redis://"], "--state", "redis://HOST:PORT"),
+            (vec!["--url-wait", "0"], "--url-wait", "more than 0"),
+            (
+                vec!["--http", "127.0.0.1:0", "--setup-listen", "0.0.0.0:1"],
+                "--setup-listen",
+                "loopback",
+            ),
+            (
+                vec![
+                    "--http",
+                    "127.0.0.1:0",
+                    "--setup-listen",
+                    "127.0.0.1:0",
+                    "--setup-url",
+                    "http://example.com/setup",
+                ],
+                "--setup-url",
+                "loopback",
             ),
         ] {
             let err = parse(&args).unwrap_err();

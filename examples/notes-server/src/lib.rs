@@ -85,6 +85,7 @@
 mod change;
 pub mod cli;
 pub mod demo;
+pub mod deployment;
 pub mod failure;
 pub mod held;
 pub mod hints;

@@ -5,6 +5,8 @@
 //! ```text
 //! notes-server [--ceiling DIR]... [--ceiling-without-roots] [--read-only]
 //!              [--roots-wait SECONDS] [--http IP:PORT [--session-idle SECONDS]]
+//!              [--state redis://HOST:PORT] [--state-key-file PATH] [--url-wait SECONDS]
+//!              [--setup-listen IP:PORT [--setup-url URL]]
 //! notes-server demo [--stdio | --http]
 //! notes-server --help | --version
 //! ```
@@ -26,10 +28,10 @@ use std::time::Duration;
 
 use clap::Parser;
 use mcp_roots::{Roots, RootsBuilder};
-use mcp_roots_rmcp::{DEFAULT_LIST_TIMEOUT, SessionRoots};
+use mcp_roots_rmcp::{DEFAULT_LIST_TIMEOUT, Rounds, SessionRoots};
 use notes_server::cli::{Cli, Command, DemoArgs, ServeArgs};
 use notes_server::prefs::Preferences;
-use notes_server::{HttpServer, Launch, NotesServer, http, log};
+use notes_server::{HttpServer, Launch, NotesServer, deployment, http, log, page};
 use rmcp::ServiceExt;
 use tracing_subscriber::filter::LevelFilter;
 
@@ -95,11 +97,33 @@ async fn serve(args: ServeArgs) -> ExitCode {
         policy = policy.ceiling(args.ceiling.iter().cloned());
     }
     let wait = args.roots_wait;
+    let rounds = match deployment::rounds(
+        args.state.as_deref(),
+        args.state_key_file.as_deref(),
+        args.url_wait,
+    )
+    .await
+    {
+        Ok(rounds) => rounds,
+        Err(err) => {
+            eprintln!("notes-server: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
     if let Some(addr) = args.http {
         let idle = args.session_idle.unwrap_or(http::DEFAULT_SESSION_IDLE);
-        return serve_http(addr, policy, wait, idle).await;
+        let page = match shared_page(&args, &rounds).await {
+            Ok(page) => page,
+            Err(err) => {
+                eprintln!("notes-server: {err}");
+                return ExitCode::FAILURE;
+            }
+        };
+        return serve_http(addr, policy, rounds, page, wait, idle).await;
     }
-    let session = SessionRoots::new(policy).with_timeouts(wait, DEFAULT_LIST_TIMEOUT);
+    let session = SessionRoots::new(policy)
+        .with_timeouts(wait, DEFAULT_LIST_TIMEOUT)
+        .with_rounds(rounds);
     // stdout carries JSON-RPC: everything else goes to stderr.
     let server = match NotesServer::with_session(session)
         .serve(rmcp::transport::stdio())
@@ -128,6 +152,8 @@ async fn serve(args: ServeArgs) -> ExitCode {
 async fn serve_http(
     addr: SocketAddr,
     policy: RootsBuilder,
+    rounds: Rounds,
+    page: Option<SharedPage>,
     wait: Duration,
     idle: Duration,
 ) -> ExitCode {
@@ -148,9 +174,36 @@ async fn serve_http(
     // Requests without a session (2026-07-28) share the server's
     // preferences; each session has its own.
     let request_prefs = Preferences::default();
+    let page_url = page.as_ref().map(|page| page.url.clone());
+    if let Some(page) = page {
+        let prefs = request_prefs.clone();
+        let public = page
+            .url
+            .host_str()
+            .map(|host| match page.url.port_or_known_default() {
+                Some(port) => format!("{host}:{port}"),
+                None => host.to_owned(),
+            });
+        eprintln!(
+            "notes-server: the setup page of every flow is served at {}",
+            page.url
+        );
+        tokio::spawn(async move {
+            if let Err(err) = page::serve_any(page.listener, page.rounds, prefs, public).await {
+                tracing::error!(error = %err, "the shared setup page stopped");
+            }
+        });
+    }
     let sessions = move || {
-        let session = SessionRoots::new(policy.clone()).with_timeouts(wait, DEFAULT_LIST_TIMEOUT);
-        NotesServer::with_session(session).with_request_preferences(request_prefs.clone())
+        let session = SessionRoots::new(policy.clone())
+            .with_timeouts(wait, DEFAULT_LIST_TIMEOUT)
+            .with_rounds(rounds.clone());
+        let server =
+            NotesServer::with_session(session).with_request_preferences(request_prefs.clone());
+        match &page_url {
+            Some(url) => server.with_shared_setup_page(url.clone()),
+            None => server,
+        }
     };
     eprintln!("{}http://{bound}{}", http::LISTENING, http::PATH);
     eprintln!(
@@ -167,6 +220,34 @@ async fn serve_http(
             ExitCode::FAILURE
         }
     }
+}
+
+/// The setup page every instance serves (`--setup-listen`), bound.
+struct SharedPage {
+    listener: tokio::net::TcpListener,
+    url: url::Url,
+    rounds: Rounds,
+}
+
+/// Binds `--setup-listen`, if given; the URL users are sent to is
+/// `--setup-url` or the listener's own.
+async fn shared_page(args: &ServeArgs, rounds: &Rounds) -> Result<Option<SharedPage>, String> {
+    let Some(addr) = args.setup_listen else {
+        return Ok(None);
+    };
+    let listener = http::bind(addr)
+        .await
+        .map_err(|err| format!("cannot listen on {addr} for the setup page: {err}"))?;
+    let bound = listener.local_addr().map_err(|err| err.to_string())?;
+    let url = match &args.setup_url {
+        Some(url) => url.clone(),
+        None => url::Url::parse(&format!("http://{bound}/setup")).map_err(|e| e.to_string())?,
+    };
+    Ok(Some(SharedPage {
+        listener,
+        url,
+        rounds: rounds.clone(),
+    }))
 }
 
 /// Ends on SIGINT (Ctrl-C) or SIGTERM.

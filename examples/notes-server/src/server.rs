@@ -40,6 +40,9 @@ pub struct NotesServer {
     pub(crate) request_prefs: Preferences,
     /// How long a setup page lives.
     pub(crate) setup_wait: Duration,
+    /// The URL of the setup page every instance serves (`--setup-listen`),
+    /// for 2026-07-28 flows; `None`: a page per flow.
+    pub(crate) shared_page: Option<url::Url>,
     // rmcp's router, built once (`#[tool_handler(router = …)]` reads it).
     pub(crate) tool_router: ToolRouter<NotesServer>,
 }
@@ -64,6 +67,7 @@ impl NotesServer {
             request_prefs: prefs.clone(),
             prefs,
             setup_wait: SETUP_WAIT,
+            shared_page: None,
             tool_router,
         }
     }
@@ -72,6 +76,15 @@ impl NotesServer {
     /// included (default [`SETUP_WAIT`]).
     pub fn with_setup_wait(mut self, wait: Duration) -> Self {
         self.setup_wait = wait;
+        self
+    }
+
+    /// Sends 2026-07-28 setup flows to the page at `url` that every
+    /// instance serves ([`page::serve_any`](crate::page::serve_any)), with
+    /// a flow token sealed by the session's rounds, instead of starting a
+    /// page per flow in this instance.
+    pub fn with_shared_setup_page(mut self, url: url::Url) -> Self {
+        self.shared_page = Some(url);
         self
     }
 

@@ -29,7 +29,9 @@
 
 use std::time::Duration;
 
-use mcp_roots_rmcp::{Ask, Outcome, Stop, ToolCall};
+use std::pin::Pin;
+
+use mcp_roots_rmcp::{Ask, Outcome, Revision, Rounds, Stop, ToolCall};
 use rmcp::model::CallToolResponse;
 use rmcp::{tool, tool_router};
 use serde_json::json;
@@ -60,15 +62,32 @@ impl NotesServer {
     )]
     async fn notes_setup(&self, call: ToolCall) -> CallToolResponse {
         let (prefs, wait) = (self.preferences_of(&call).clone(), self.setup_wait);
+        // On 2026-07-28 with a page every instance serves: a link to it.
+        let shared = match call.revision() {
+            Revision::Rounds => self.shared_page.clone(),
+            _ => None,
+        };
+        let rounds = self.roots.rounds().clone();
         let body = |mut ask: Ask| async move {
-            let start = |_: &str| start_flow(prefs, wait);
+            let start = |id: &str| {
+                let link = shared.map(|page| shared_link(page, &rounds, id, wait));
+                start_flow(prefs.clone(), wait, link)
+            };
             let visited = match ask.url(SETUP_MESSAGE, start).await? {
                 Outcome::Accepted(visited) => visited,
                 other => return Ok(nothing_done(&other, "set up")),
             };
             let id = visited.elicitation_id;
             let submission = match visited.result {
-                Some(PageEnd::Submitted(submission)) => submission,
+                Some(PageEnd::Submitted(submission)) => {
+                    // Set here too: on 2026-07-28 this round may run on
+                    // another instance than the page's (the preferences
+                    // are each instance's own).
+                    prefs.set(Settings {
+                        template: template_of(&submission),
+                    });
+                    submission
+                }
                 Some(PageEnd::Cancelled) => {
                     return Ok(done(
                         "The user cancelled setup on the page: nothing was changed. Do not \
@@ -119,16 +138,29 @@ impl NotesServer {
 /// the template a submission carries is set (cancelled: nothing set;
 /// `None`: it expired, nothing set, and the client is not told that the
 /// flow finished).
+///
+/// With `shared` (a link to the page every instance serves), nothing starts
+/// here: the submission is recorded in the store by the instance that takes
+/// it, and the completion only ends the flow without a result once `wait`
+/// has passed.
 async fn start_flow(
     prefs: Preferences,
     wait: Duration,
+    shared: Option<url::Url>,
 ) -> Result<
     (
         url::Url,
-        impl Future<Output = Option<PageEnd>> + Send + 'static,
+        Pin<Box<dyn Future<Output = Option<PageEnd>> + Send + 'static>>,
     ),
     Stop,
 > {
+    if let Some(link) = shared {
+        let completion = async move {
+            tokio::time::sleep(wait).await;
+            None
+        };
+        return Ok((link, Box::pin(completion)));
+    }
     let started = SetupPage::start(&prefs.get(), wait).await;
     let mut page = started.map_err(|err| {
         let message = format!("The setup page could not be started ({err}); nothing was changed.");
@@ -149,7 +181,15 @@ async fn start_flow(
         }
         Some(end)
     };
-    Ok((url, completion))
+    Ok((url, Box::pin(completion)))
+}
+
+/// The link to the shared page for flow `id`: `page?token=…`, the token
+/// sealed by the deployment's keys and valid as long as the page.
+fn shared_link(mut page: url::Url, rounds: &Rounds, id: &str, wait: Duration) -> url::Url {
+    let token = rounds.flow_token(id, wait);
+    page.query_pairs_mut().clear().append_pair("token", &token);
+    page
 }
 
 /// The template a submission sets (empty: none).

@@ -1,19 +1,22 @@
 //! [`Rounds`]: what carries one tool call across the input-required rounds
 //! of 2026-07-28. The call's progress (the answers given so far, the
 //! question pending) travels in `requestState`, which the client echoes:
-//! untrusted input. So it is sealed (HMAC-SHA256 with a per-process key,
-//! through rmcp's `RequestStateCodec`), bound to the tool and a digest of
-//! its arguments, stamped with an expiry read from an injectable clock, and
-//! accepted once: a bounded record keeps the states already consumed until
-//! they expire. URL-mode flows that outlive a round (the user is on the
-//! page) are held here too, by `elicitationId`.
+//! untrusted input. So it is sealed (HMAC-SHA256 through rmcp's
+//! `RequestStateCodec`, with one key or a [`KeyRing`]), bound to the tool
+//! and a digest of its arguments, stamped with an expiry read from an
+//! injectable clock, and accepted once: the [`Store`] records each state
+//! consumed until it expires. URL-mode flows that outlive a round (the user
+//! is on the page) are recorded in the store too, by `elicitationId`.
 //!
 //! One `Rounds` serves a whole process (2026-07-28 has no session: a retry
-//! may reach any server instance of the process). [`Rounds::global`] is the
+//! may reach any server instance of the process, or, with a shared store
+//! and keys, any process of the deployment). [`Rounds::global`] is the
 //! default every [`SessionRoots`](crate::SessionRoots) uses.
 
 mod flows;
+mod keys;
 mod state;
+mod store;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -21,9 +24,12 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rmcp::model::RequestStateCodec;
+use tokio::task::AbortHandle;
 
-pub(crate) use self::flows::{Flow, FlowState, wait};
-pub(crate) use self::state::{Pending, Progress, Recorded, StateError, hex};
+pub use self::keys::{KeyError, KeyRing, STATE_KEYS_ENV};
+pub(crate) use self::state::{Pending, Progress, Recorded, hex};
+pub(crate) use self::store::{FlowEnd, FlowStatus};
+pub use self::store::{Store, StoreError};
 
 /// How long a sealed `requestState` is accepted after it was issued: the
 /// time a user has to answer one question.
@@ -34,16 +40,24 @@ pub const DEFAULT_STATE_TTL: Duration = Duration::from_secs(5 * 60);
 pub const DEFAULT_URL_ROUND_WAIT: Duration = Duration::from_secs(20);
 /// How many "still waiting" rounds one URL flow may take.
 pub const DEFAULT_URL_WAIT_ROUNDS: u32 = 8;
-/// How many unexpired consumed states are remembered; past it, new rounds
-/// are refused (fail closed) until some expire.
+/// How often a waiting round asks a shared store (Redis) whether its flow
+/// has ended (the memory store wakes it at once instead).
+pub const DEFAULT_URL_POLL: Duration = Duration::from_millis(200);
+/// How many unexpired consumed states the memory store remembers; past it,
+/// new rounds are refused (fail closed) until some expire.
 pub const DEFAULT_REPLAY_CAPACITY: usize = 65_536;
 
 /// The clock a [`Rounds`] reads (injectable, so that a test can expire a
 /// state without waiting).
 pub type Clock = Arc<dyn Fn() -> SystemTime + Send + Sync>;
 
-/// The sealing key, TTL, clock, replay record and URL flows of the
-/// 2026-07-28 rounds (see the module docs). Clones share everything.
+/// The sealing keys, TTL, clock, store and URL waits of the 2026-07-28
+/// rounds (see the module docs). Clones share everything.
+///
+/// Several instances of one server behind a load balancer share a call's
+/// rounds when they share the keys ([`with_key_ring`](Self::with_key_ring))
+/// and the store ([`with_store`](Self::with_store), e.g.
+/// [`Store::redis`]).
 #[derive(Clone)]
 pub struct Rounds {
     inner: Arc<Inner>,
@@ -54,11 +68,12 @@ struct Inner {
     ttl: Duration,
     url_round_wait: Duration,
     url_wait_rounds: u32,
-    capacity: usize,
+    url_poll: Duration,
     clock: Clock,
-    /// Nonce of each consumed state → its expiry (unix ms).
-    consumed: Mutex<HashMap<[u8; 16], u64>>,
-    flows: Mutex<HashMap<String, Flow>>,
+    store: Store,
+    /// The completions this process runs for its flows (each records its
+    /// end in the store), by flow id.
+    local: Mutex<HashMap<String, AbortHandle>>,
 }
 
 impl fmt::Debug for Rounds {
@@ -67,8 +82,8 @@ impl fmt::Debug for Rounds {
             .field("ttl", &self.inner.ttl)
             .field("url_round_wait", &self.inner.url_round_wait)
             .field("url_wait_rounds", &self.inner.url_wait_rounds)
-            .field("consumed", &lock(&self.inner.consumed).len())
-            .field("flows", &lock(&self.inner.flows).len())
+            .field("store", &self.inner.store)
+            .field("local_flows", &lock(&self.inner.local).len())
             .finish_non_exhaustive()
     }
 }
@@ -80,7 +95,8 @@ impl Default for Rounds {
 }
 
 impl Rounds {
-    /// Rounds with a fresh random key, the default TTL and the system clock.
+    /// Rounds with a fresh random key, the default TTL, the system clock
+    /// and the memory store.
     ///
     /// # Panics
     ///
@@ -92,30 +108,43 @@ impl Rounds {
     }
 
     /// Rounds sealing with `key` (at least 32 bytes; several server
-    /// processes behind one load balancer share one), the default TTL and
-    /// the system clock.
+    /// processes behind one load balancer share one), the default TTL, the
+    /// system clock and the memory store. States are sealed in rmcp's
+    /// single-key format (`rs1`); [`with_key_ring`](Self::with_key_ring)
+    /// accepts them during a move to a ring.
     ///
     /// # Panics
     ///
     /// If `key` is shorter than 32 bytes.
     pub fn with_key(key: &[u8]) -> Self {
         let codec = RequestStateCodec::try_new(key.to_vec()).expect("a key of 32 bytes or more");
+        Self::with_codec(codec)
+    }
+
+    /// Rounds sealing with the ring's sealing key and accepting every key
+    /// it lists (see [`KeyRing`] for a rolling rotation), the default TTL,
+    /// the system clock and the memory store.
+    pub fn with_key_ring(ring: &KeyRing) -> Self {
+        Self::with_codec(ring.codec())
+    }
+
+    fn with_codec(codec: RequestStateCodec) -> Self {
         Self {
             inner: Arc::new(Inner {
                 codec,
                 ttl: DEFAULT_STATE_TTL,
                 url_round_wait: DEFAULT_URL_ROUND_WAIT,
                 url_wait_rounds: DEFAULT_URL_WAIT_ROUNDS,
-                capacity: DEFAULT_REPLAY_CAPACITY,
+                url_poll: DEFAULT_URL_POLL,
                 clock: Arc::new(SystemTime::now),
-                consumed: Mutex::default(),
-                flows: Mutex::default(),
+                store: Store::default(),
+                local: Mutex::default(),
             }),
         }
     }
 
-    /// The process-wide rounds (random key), which sessions use unless told
-    /// otherwise.
+    /// The process-wide rounds (random key, memory store), which sessions
+    /// use unless told otherwise.
     pub fn global() -> Self {
         static GLOBAL: OnceLock<Rounds> = OnceLock::new();
         GLOBAL.get_or_init(Rounds::new).clone()
@@ -131,8 +160,9 @@ impl Rounds {
         self.configure(|inner| inner.clock = Arc::new(clock))
     }
 
-    /// Sets how long one "still waiting" round waits for a URL flow, and
-    /// how many such rounds a flow may take.
+    /// Sets how long one "still waiting" round waits for a URL flow
+    /// (default [`DEFAULT_URL_ROUND_WAIT`]), and how many such rounds a
+    /// flow may take (default [`DEFAULT_URL_WAIT_ROUNDS`]).
     pub fn with_url_wait(self, per_round: Duration, rounds: u32) -> Self {
         self.configure(|inner| {
             inner.url_round_wait = per_round;
@@ -140,9 +170,23 @@ impl Rounds {
         })
     }
 
-    /// Sets how many unexpired consumed states are remembered.
+    /// Sets how often a waiting round asks a shared store whether its flow
+    /// ended (default [`DEFAULT_URL_POLL`]; one Redis `MGET` each).
+    pub fn with_url_poll(self, every: Duration) -> Self {
+        self.configure(|inner| inner.url_poll = every.max(Duration::from_millis(1)))
+    }
+
+    /// Sets where consumed states and URL flows are kept (default: the
+    /// memory store, [`Store::memory`] with [`DEFAULT_REPLAY_CAPACITY`]).
+    pub fn with_store(self, store: Store) -> Self {
+        self.configure(|inner| inner.store = store)
+    }
+
+    /// Uses a memory store remembering at most `capacity` unexpired
+    /// consumed states (shorthand for
+    /// `with_store(Store::memory(capacity))`).
     pub fn with_replay_capacity(self, capacity: usize) -> Self {
-        self.configure(|inner| inner.capacity = capacity)
+        self.with_store(Store::memory(capacity))
     }
 
     fn configure(mut self, set: impl FnOnce(&mut Inner)) -> Self {
@@ -163,6 +207,15 @@ impl Rounds {
         self.inner.url_wait_rounds
     }
 
+    pub(crate) fn url_poll(&self) -> Duration {
+        self.inner.url_poll
+    }
+
+    /// The store the rounds keep their shared records in.
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
     /// Now, in unix milliseconds, by the configured clock.
     pub(crate) fn now_ms(&self) -> u64 {
         let now = (self.inner.clock)();
@@ -174,33 +227,9 @@ impl Rounds {
         &self.inner.codec
     }
 
-    /// Marks the state with `nonce` (valid until `expires`) consumed.
-    ///
-    /// # Errors
-    ///
-    /// [`StateError::Replayed`] if it was consumed before;
-    /// [`StateError::Busy`] if the record is full of unexpired states.
-    pub(crate) fn consume(&self, nonce: [u8; 16], expires: u64) -> Result<(), StateError> {
-        let now = self.now_ms();
-        let mut consumed = lock(&self.inner.consumed);
-        if consumed.contains_key(&nonce) {
-            return Err(StateError::Replayed);
-        }
-        if consumed.len() >= self.inner.capacity {
-            consumed.retain(|_, until| *until > now);
-            if consumed.len() >= self.inner.capacity {
-                return Err(StateError::Busy);
-            }
-        }
-        consumed.insert(nonce, expires);
-        Ok(())
-    }
-
-    pub(crate) fn flows(&self) -> MutexGuard<'_, HashMap<String, Flow>> {
-        let now = self.now_ms();
-        let mut flows = lock(&self.inner.flows);
-        flows.retain(|_, flow| flow.alive_at(now));
-        flows
+    /// The completions this process runs, by flow id.
+    pub(crate) fn local_flows(&self) -> MutexGuard<'_, HashMap<String, AbortHandle>> {
+        lock(&self.inner.local)
     }
 }
 

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::Rounds;
+use super::store::Consumed;
 use crate::call::ToolCall;
 
 /// Longest `requestState` opened at all (a larger one is refused before
@@ -80,6 +81,9 @@ pub(crate) enum StateError {
     Replayed,
     /// The record of used states is full.
     Busy,
+    /// The store could not record that it was used (unreachable), so it
+    /// is not accepted.
+    Unrecorded,
 }
 
 impl fmt::Display for StateError {
@@ -92,6 +96,10 @@ impl fmt::Display for StateError {
             Self::Expired => "The requestState has expired",
             Self::Replayed => "The requestState was already used",
             Self::Busy => "The server is holding too many unfinished calls",
+            Self::Unrecorded => {
+                "The server could not record that the requestState was used (its state store \
+                 is unreachable), so it was not accepted"
+            }
         })
     }
 }
@@ -100,6 +108,7 @@ impl StateError {
     pub(crate) fn reason(self) -> &'static str {
         match self {
             Self::Busy => "busy",
+            Self::Unrecorded => "state_store_unavailable",
             _ => "invalid_request_state",
         }
     }
@@ -132,13 +141,14 @@ impl Rounds {
         self.codec().seal_with(&payload, &options)
     }
 
-    /// Opens the state `call` carries (`None`: the first round), and marks
-    /// it consumed.
+    /// Opens the state `call` carries (`None`: the first round, which
+    /// needs no store), and records it consumed in the store: one atomic
+    /// set-if-absent, kept until the state expires.
     ///
     /// # Errors
     ///
-    /// See [`StateError`].
-    pub(crate) fn open(&self, call: &ToolCall) -> Result<Option<Progress>, StateError> {
+    /// See [`StateError`]: a state the store cannot record is refused.
+    pub(crate) async fn open(&self, call: &ToolCall) -> Result<Option<Progress>, StateError> {
         let Some(sealed) = call.state.as_deref() else {
             return Ok(None);
         };
@@ -155,8 +165,19 @@ impl Rounds {
             return Err(StateError::Expired);
         }
         let nonce = unhex(&envelope.nonce).ok_or(StateError::Foreign)?;
-        self.consume(nonce, envelope.expires)?;
-        Ok(Some(envelope.progress))
+        let consumed = self
+            .store()
+            .consume(&nonce, envelope.expires, self.now_ms())
+            .await;
+        match consumed {
+            Ok(Consumed::Now) => Ok(Some(envelope.progress)),
+            Ok(Consumed::Before) => Err(StateError::Replayed),
+            Ok(Consumed::Full) => Err(StateError::Busy),
+            Err(err) => {
+                tracing::error!(error = %err, "a requestState could not be recorded as used");
+                Err(StateError::Unrecorded)
+            }
+        }
     }
 }
 

@@ -26,7 +26,14 @@
 //! - It answers only at `127.0.0.1:PORT` / `localhost:PORT` (a `Host`
 //!   check against DNS rebinding, `421` otherwise), and bounds each request
 //!   body in size and time (`routes.rs`).
+//!
+//! The same routes also serve the page every instance of a deployment
+//! serves for any 2026-07-28 flow (`any.rs`, `--setup-listen`): the token
+//! is then a flow token sealed with the deployment's keys, the flow's state
+//! is in the shared store, and the page answers `503` (nothing saved) when
+//! the store cannot be reached.
 
+mod any;
 mod html;
 mod routes;
 mod token;
@@ -43,6 +50,7 @@ use tokio::time::{Instant, sleep, sleep_until, timeout_at};
 use self::token::Token;
 use crate::held::lock;
 use crate::prefs::Settings;
+pub use any::{AnyInstancePage, serve_any};
 pub use token::random_hex;
 
 /// How long a page that has ended keeps saying so before its port closes.
@@ -53,7 +61,7 @@ const GRACE: Duration = Duration::from_secs(5);
 /// What the user submitted: the only preference the page sets, and the
 /// names of fields that were ignored (anything else, `roots` and `ceiling`
 /// included).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Submission {
     /// The template for new notes (line ends normalised to `\n`; empty means
     /// "no template").
@@ -63,7 +71,7 @@ pub struct Submission {
 }
 
 /// How a page ended, as [`SetupPage::submission`] reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum PageEnd {
     /// Saved.
     Submitted(Submission),
@@ -189,11 +197,65 @@ impl Shared {
     }
 }
 
+/// What the routes serve: one flow's page ([`SetupPage`]), or the page
+/// every instance serves for any flow of the deployment ([`serve_any`]).
+#[derive(Debug)]
+enum Backend {
+    One(Arc<Shared>),
+    Any(AnyInstancePage),
+}
+
+impl Backend {
+    /// The `Host` values the page answers.
+    fn hosts(&self) -> Vec<String> {
+        let (port, mut extra) = match self {
+            Self::One(shared) => (shared.port, Vec::new()),
+            Self::Any(any) => (any.port(), any.public_hosts()),
+        };
+        extra.push(format!("127.0.0.1:{port}"));
+        extra.push(format!("localhost:{port}"));
+        extra
+    }
+
+    /// Whether `token` is this page's (or names a flow of the deployment).
+    fn matches(&self, token: &str) -> bool {
+        match self {
+            Self::One(shared) => shared.token.matches(token),
+            Self::Any(any) => any.flow_of(token).is_some(),
+        }
+    }
+
+    /// Whether the page of `token` still takes a submission (`Err`: the
+    /// shared state could not be read).
+    async fn is_open(&self, token: &str) -> Result<bool, ()> {
+        match self {
+            Self::One(shared) => Ok(!shared.is_closed()),
+            Self::Any(any) => any.is_open(token).await,
+        }
+    }
+
+    /// The template the form shows.
+    fn current(&self) -> String {
+        match self {
+            Self::One(shared) => shared.current.clone(),
+            Self::Any(any) => any.current(),
+        }
+    }
+
+    /// Ends the page of `token` with `end`; whether this call ended it.
+    async fn end(&self, token: &str, end: PageEnd) -> Result<bool, ()> {
+        match self {
+            Self::One(shared) => Ok(shared.end(Some(end))),
+            Self::Any(any) => any.end(token, end).await,
+        }
+    }
+}
+
 /// Serves the page until [`CLOSED_NOTICE`] after it ended (ending it at
 /// `expires`), then closes the port, leaving connections still open
 /// [`GRACE`] to finish.
 async fn run(listener: TcpListener, shared: Arc<Shared>, expires: Instant) {
-    let app = routes::router(shared.clone());
+    let app = routes::router(Backend::One(shared.clone()));
     let (stop, stopped) = oneshot::channel::<()>();
     let mut closed = shared.closed.subscribe();
     let notice = async move {

@@ -20,7 +20,7 @@ use axum::routing::get;
 use tokio::time::timeout;
 
 use super::html::Page;
-use super::{PageEnd, Shared, Submission};
+use super::{Backend, PageEnd, Submission};
 use crate::prefs::{MAX_TEMPLATE, template_length};
 
 /// The longest request body accepted: a template of [`MAX_TEMPLATE`]
@@ -34,27 +34,25 @@ const BODY_TIME: Duration = Duration::from_secs(10);
 const MAX_IGNORED: usize = 16;
 
 /// The page's router: the `Host` check around `/setup`.
-pub(crate) fn router(shared: Arc<Shared>) -> Router {
+pub(crate) fn router(backend: Backend) -> Router {
+    let backend = Arc::new(backend);
     Router::new()
         .route("/setup", get(form).post(submit).fallback(wrong_method))
         .fallback(nothing_here)
-        .layer(from_fn_with_state(shared.clone(), check_host))
-        .with_state(shared)
+        .layer(from_fn_with_state(backend.clone(), check_host))
+        .with_state(backend)
 }
 
 /// Lets through only requests whose one `Host` is `127.0.0.1:PORT` or
-/// `localhost:PORT` (DNS rebinding sends the attacker's name).
-async fn check_host(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+/// `localhost:PORT` (DNS rebinding sends the attacker's name), or the host
+/// of the shared page's public URL.
+async fn check_host(State(backend): State<Arc<Backend>>, request: Request, next: Next) -> Response {
     let mut hosts = request.headers().get_all(header::HOST).iter();
     let host = match (hosts.next(), hosts.next()) {
         (Some(host), None) => host.to_str().ok(),
         _ => None,
     };
-    let expected = [
-        format!("127.0.0.1:{}", shared.port),
-        format!("localhost:{}", shared.port),
-    ];
-    if !host.is_some_and(|h| expected.iter().any(|e| e == h)) {
+    if !host.is_some_and(|h| backend.hosts().iter().any(|e| e == h)) {
         return Page::says(
             StatusCode::MISDIRECTED_REQUEST,
             "Wrong address",
@@ -82,16 +80,17 @@ async fn wrong_method() -> Page {
 }
 
 /// `GET /setup?token=…`: the form.
-async fn form(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> Page {
+async fn form(State(backend): State<Arc<Backend>>, RawQuery(query): RawQuery) -> Page {
     let fields = fields(query.unwrap_or_default().as_bytes());
-    if let Some(refused) = admit(&shared, &fields) {
-        return refused;
-    }
-    Page::form(shared.token.as_str(), &shared.current)
+    let token = match admit(&backend, &fields).await {
+        Ok(token) => token,
+        Err(refused) => return refused,
+    };
+    Page::form(&token, &backend.current())
 }
 
 /// `POST /setup`: Save or Cancel.
-async fn submit(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Body) -> Page {
+async fn submit(State(backend): State<Arc<Backend>>, headers: HeaderMap, body: Body) -> Page {
     let length = headers.get(header::CONTENT_LENGTH);
     if length.is_none() && !headers.contains_key(header::TRANSFER_ENCODING) {
         return Page::says(
@@ -128,28 +127,33 @@ async fn submit(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bod
         Ok(Ok(bytes)) => bytes,
     };
     let fields = fields(&bytes);
-    if let Some(refused) = admit(&shared, &fields) {
-        return refused;
-    }
-    take(&shared, fields)
+    let token = match admit(&backend, &fields).await {
+        Ok(token) => token,
+        Err(refused) => return refused,
+    };
+    take(&backend, &token, fields).await
 }
 
-/// `None` if the token is right and the page open; else the refusal. A
-/// wrong token learns nothing about the page's state.
-fn admit(shared: &Shared, fields: &[(String, String)]) -> Option<Page> {
+/// The token if it is right and the page open; else the refusal. A wrong
+/// token learns nothing about the page's state.
+async fn admit(backend: &Backend, fields: &[(String, String)]) -> Result<String, Page> {
     let token = fields.iter().find(|(k, _)| k == "token").map(|(_, v)| v);
-    if !token.is_some_and(|t| shared.token.matches(t)) {
-        return Some(Page::says(
+    let Some(token) = token.filter(|t| backend.matches(t)) else {
+        return Err(Page::says(
             StatusCode::FORBIDDEN,
             "This link is not valid",
             "Open the setup link your MCP client showed you.",
         ));
+    };
+    match backend.is_open(token).await {
+        Ok(true) => Ok(token.clone()),
+        Ok(false) => Err(closed()),
+        Err(()) => Err(unavailable()),
     }
-    shared.is_closed().then(closed)
 }
 
 /// Takes the one submission: Cancel, or the template and nothing else.
-fn take(shared: &Shared, fields: Vec<(String, String)>) -> Page {
+async fn take(backend: &Backend, token: &str, fields: Vec<(String, String)>) -> Page {
     let mut template = None;
     let mut action = None;
     let mut ignored = BTreeSet::new();
@@ -176,14 +180,14 @@ fn take(shared: &Shared, fields: Vec<(String, String)>) -> Page {
         }
     };
     if cancel {
-        return if shared.end(Some(PageEnd::Cancelled)) {
-            Page::says(
+        return match backend.end(token, PageEnd::Cancelled).await {
+            Ok(true) => Page::says(
                 StatusCode::OK,
                 "Setup cancelled",
                 "Nothing was changed. You can close this tab.",
-            )
-        } else {
-            closed()
+            ),
+            Ok(false) => closed(),
+            Err(()) => unavailable(),
         };
     }
     let Some(template) = template else {
@@ -199,15 +203,24 @@ fn take(shared: &Shared, fields: Vec<(String, String)>) -> Page {
     }
     let ignored = ignored.into_iter().take(MAX_IGNORED).collect();
     let submission = Submission { template, ignored };
-    if shared.end(Some(PageEnd::Submitted(submission))) {
-        Page::says(
+    match backend.end(token, PageEnd::Submitted(submission)).await {
+        Ok(true) => Page::says(
             StatusCode::OK,
             "Template saved",
             "New notes will use it. You can close this tab.",
-        )
-    } else {
-        closed()
+        ),
+        Ok(false) => closed(),
+        Err(()) => unavailable(),
     }
+}
+
+/// The shared page's store could not be reached.
+fn unavailable() -> Page {
+    Page::says(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "Try again in a moment",
+        "The server could not reach its shared state; nothing was saved. Submit the form again.",
+    )
 }
 
 fn too_long() -> Page {
