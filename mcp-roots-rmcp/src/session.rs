@@ -48,7 +48,10 @@ pub const DEFAULT_LIST_TIMEOUT: Duration = Duration::from_secs(10);
 /// Notifications that arrive while a request is in flight are coalesced into
 /// one more request, and requests are numbered so that an older answer never
 /// replaces a newer one. A client without `roots` gets the server's policy
-/// (the ceiling, or nothing), said in the log. Tool calls go through
+/// (the ceiling, or nothing), said in the log; so does a client whose
+/// answers have all been empty lists so far, and once it has listed a
+/// folder an empty list shares nothing (see
+/// [`Roots::replace_undeclared`](mcp_roots::Roots::replace_undeclared)). Tool calls go through
 /// [`run`](Self::run), which waits (bounded) for the first answer and does
 /// the blocking file work on tokio's blocking pool.
 #[derive(Clone, Debug)]

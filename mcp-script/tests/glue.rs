@@ -217,7 +217,9 @@ async fn served_after(answers: &[&[&str]]) -> [String; 2] {
 #[tokio::test]
 async fn an_empty_list_is_served_the_ceiling_only_until_the_client_shares() {
     let none = "refused:no_roots";
-    let rows: &[(&str, &[&[&str]], [&str; 2])] = &[
+    // What happened, the answers in turn, what `a` and `b` read.
+    type Row<'a> = (&'a str, &'a [&'a [&'a str]], [&'a str; 2]);
+    let rows: &[Row<'_>] = &[
         // An editor with no folder open, an inspector with no roots.
         ("never shared: []", &[&[]], ["a", "b"]),
         ("never shared: [] then []", &[&[], &[]], ["a", "b"]),
