@@ -74,12 +74,19 @@ for target in "${targets[@]}"; do
     "${sandbox[@]}" "$bin" -minimize_crash=1 -max_total_time=60 -timeout=20 \
       -exact_artifact_path="$small" "$crash" >"$log.tmin" 2>&1 || true
     [[ -s "$small" ]] || cp "$crash" "$small"
-    seed="corpus/$target/found-$target-$(sha1sum "$small" | cut -c1-12)"
-    mv "$small" "$seed"
+    # Kept aside until the target's run ends: a seed in corpus/ now would
+    # be read again by the next run and crash it at once.
+    seed="found-$target-$(sha1sum "$small" | cut -c1-12)"
+    mkdir -p "$work-found"
+    mv "$small" "$work-found/$seed"
     found_any=1
-    echo "$target: finding $findings kept as $seed" | tee -a "$summary"
+    echo "$target: finding $findings kept as corpus/$target/$seed" | tee -a "$summary"
     grep -m1 -E 'panicked|ERROR' "$log" | tee -a "$summary" || true
   done
+  if [[ -d "$work-found" ]]; then
+    mv "$work-found"/* "corpus/$target/" 2>/dev/null || true
+    rmdir "$work-found"
+  fi
   execs=$(grep -hoE 'stat::number_of_executed_units: [0-9]+' work/long-"$target".*.log \
     | awk '{s += $2} END {print s + 0}')
   echo "$target: $minutes min, $execs executions, $findings findings" | tee -a "$summary"

@@ -181,11 +181,10 @@ fn bytes_equal(x: u64, b: u8) -> u64 {
 /// with a C1 control (`C2 80`–`C2 9F`), U+2028 (`E2 80 A8`) or U+2029
 /// (`E2 80 A9`).
 fn refused_char(bytes: &[u8]) -> bool {
-    match bytes {
-        [0xC2, 0x80..=0x9F, ..] => true,
-        [0xE2, 0x80, 0xA8 | 0xA9, ..] => true,
-        _ => false,
-    }
+    matches!(
+        bytes,
+        [0xC2, 0x80..=0x9F, ..] | [0xE2, 0x80, 0xA8 | 0xA9, ..]
+    )
 }
 
 /// Whether no byte of `x` is special for [`scan`] (all are [`PLAIN`] ASCII;

@@ -1,5 +1,6 @@
 //! One accepted root: its identity and directory handle ([`Root`],
-//! [`RootId`], in [`pinned`]), a path beneath it ([`ScopedPath`]), and the
+//! [`RootId`], in [`pinned`]), the path it is shown by (`shown`), a path
+//! beneath it ([`ScopedPath`]), and the
 //! choice of a root and the path below it that every operation takes
 //! ([`Selected`]), and the write check every mutation passes ([`writable`]).
 //! A root knows how to check that its path still names its

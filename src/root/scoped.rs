@@ -43,8 +43,11 @@ impl ScopedPath {
         if self.rel.is_empty() { "." } else { &self.rel }
     }
 
-    /// A `file://` URI for a tool result: the root's path as the client gave
-    /// it, followed by this path, each segment percent-encoded.
+    /// A `file://` URI for a tool result: the root's path as it is shown
+    /// ([`Root::path`](crate::Root::path): as the client gave it, unless a
+    /// `..` in it leads elsewhere than its cleaned form, then the physical
+    /// path), followed by this path, each segment percent-encoded. It names
+    /// the file that was resolved.
     ///
     /// ```
     /// # fn main() -> Result<(), mcp_roots::Error> {
