@@ -139,12 +139,17 @@ mod sys;
 mod watch;
 
 pub use error::{Error, ErrorKind, Operation};
-pub use live::{RescanReport, Revoked, RootIdentity, Roots, RootsBuilder, Snapshot, TrackedFile};
+pub use live::{
+    ConfinedDirectory, Confinement, ConfinementError, ConfinementErrorKind, ConfinementReport,
+    Enforcement, RescanReport, Revoked, RootIdentity, Roots, RootsBuilder, Snapshot, TrackedFile,
+    confine_process,
+};
 pub use ops::{DirEntry, FileType, ReadDir, Walk, WalkEntry, WalkLimits};
 pub use options::{Create, HardLinks, MountPoints, OpenOptions, Overwrite, Symlinks, Writes};
 pub use parse::{parse_input, parse_input_as};
 pub use root::{Root, RootId, ScopedPath};
 pub use set::{EmptyRoots, RESERVED_DESCRIPTORS, Rejected, RootSet, RootSetBuilder, Target};
+pub use sys::Allowance;
 #[doc(hidden)]
 pub use sys::PathStyle;
 #[cfg(feature = "watch")]
