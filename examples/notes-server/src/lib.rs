@@ -82,6 +82,7 @@
 
 mod change;
 pub mod cli;
+pub mod confine;
 pub mod demo;
 pub mod failure;
 pub mod held;
