@@ -132,6 +132,14 @@
 //! ceiling). A client that declares roots and lists none shares nothing: a
 //! removal never grants more than before it.
 //!
+//! On Linux the kernel can keep the ceiling as well, for the whole process
+//! and everything it runs, not only the library's operations
+//! ([`confine_process`](crate::confine_process), Landlock): read and write
+//! beneath writable ceiling directories, read only beneath read-only ones,
+//! nothing elsewhere. It is coarser than this section: a read-only ceiling
+//! directory nested inside a writable one, and the policy's patterns,
+//! remain the library's to refuse.
+//!
 //! # 9. Links and `..` across roots
 //!
 //! Opening beneath one root refuses some targets that do lie inside the

@@ -4,9 +4,9 @@
 //! the ceiling directory. Landlock confines the calling thread (and the
 //! threads it starts), so this child confines one thread of its own and
 //! keeps its main thread free: the two alternate batches of the same opens
-//! (`File::open` and `RootSet::open`, a file in the ceiling directory and
-//! one 10 directories below
-//! the ceiling), each timed on its own thread's CPU clock.
+//! (`File::open` and `RootSet::open` of a file in the ceiling directory
+//! and of one 10 directories below it), each timed on its own thread's
+//! CPU clock.
 
 use std::fs::File;
 use std::hint::black_box;
