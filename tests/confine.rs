@@ -53,6 +53,14 @@ const CASES: &[(&str, Case)] = &[
     ),
     ("no_ceiling_is_refused", no_ceiling_is_refused),
     (
+        "a_read_only_policy_is_read_only_for_the_kernel",
+        a_read_only_policy_is_read_only_for_the_kernel,
+    ),
+    (
+        "read_only_nested_in_writable_is_reported",
+        read_only_nested_in_writable_is_reported,
+    ),
+    (
         "the_descriptor_count_survives",
         the_descriptor_count_survives,
     ),
@@ -430,4 +438,58 @@ fn the_descriptor_count_survives(dir: &Path) {
     assert!(listed.join().unwrap().unwrap() >= before + 3);
     denied(std::fs::read("/proc/self/status"), "read /proc/self/status");
     denied(std::fs::read_dir("/proc/self"), "list /proc/self");
+}
+
+fn a_read_only_policy_is_read_only_for_the_kernel(dir: &Path) {
+    let (ceiling, _, _) = fixture(dir);
+    let roots = Roots::builder()
+        .ceiling([ceiling.to_str().unwrap()])
+        .writes(Writes::Refuse)
+        .build();
+    let report = confine(&roots);
+    assert_eq!(report.enforcement(), Enforcement::Full, "{report}");
+    assert!(
+        report
+            .directories()
+            .iter()
+            .all(|d| d.writes() == Writes::Refuse),
+        "{report}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ceiling.join("a/note.md")).unwrap(),
+        "inside"
+    );
+    denied(
+        std::fs::write(ceiling.join("a/new.md"), "x"),
+        "create under a read-only policy",
+    );
+    denied(
+        std::fs::write(ceiling.join("a/note.md"), "x"),
+        "truncate under a read-only policy",
+    );
+}
+
+/// Landlock cannot deny beneath a grant: a read-only ceiling directory
+/// inside a writable one is the library's alone, and the report says so.
+fn read_only_nested_in_writable_is_reported(dir: &Path) {
+    let (ceiling, _, _) = fixture(dir);
+    let nested = ceiling.join("b");
+    let roots = policy(&ceiling, &nested);
+    let report = confine(&roots);
+    assert_eq!(report.enforcement(), Enforcement::Partial, "{report}");
+    assert!(
+        report
+            .not_enforced()
+            .iter()
+            .any(|n| n.contains("lies beneath writable")),
+        "{report}"
+    );
+    roots.replace(RootSet::from_uris([format!("file://{}", nested.display())]));
+    let err = roots
+        .load()
+        .write_atomic(&format!("{}/x.md", nested.display()), b"x")
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ReadOnly);
+    // The kernel, on its own, lets it be written.
+    std::fs::write(nested.join("x.md"), "x").unwrap();
 }

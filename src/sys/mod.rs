@@ -352,6 +352,7 @@ pub(crate) struct Restricted {
 /// Something outside the ceiling the process keeps access to after
 /// [`restrict`], because the library itself opens it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Allowance {
     /// The path, as the kernel is asked for it.
     pub path: &'static str,

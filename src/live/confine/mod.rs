@@ -18,8 +18,9 @@ use crate::sys::{self, Floor, Grant};
 #[non_exhaustive]
 pub enum Confinement {
     /// Enforce what the kernel supports and say in the report what it does
-    /// not (nothing at all off Linux or without Landlock). Never fails for
-    /// lack of support.
+    /// not (nothing at all off Linux or without Landlock, where only
+    /// Linux's `PR_SET_NO_NEW_PRIVS` is set). Never fails for lack of
+    /// support.
     #[default]
     BestEffort,
     /// Landlock ABI 3 or later (so that renames and links across

@@ -16,7 +16,9 @@ pub enum Enforcement {
     Full,
     /// Some of it: see [`ConfinementReport::not_enforced`].
     Partial,
-    /// Nothing: no Landlock on this platform or kernel. Nothing changed.
+    /// Nothing: no Landlock on this platform or kernel. Nothing changed
+    /// (on Linux but for `PR_SET_NO_NEW_PRIVS`, set before the kernel is
+    /// asked).
     Unsupported,
 }
 
