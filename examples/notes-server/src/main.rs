@@ -58,11 +58,11 @@ fn main() -> ExitCode {
         Some(Command::Demo(demo)) => Serving::Demo(demo),
         None => {
             let policy = policy(&cli.serve);
-            if let Some(mode) = cli.serve.confine {
-                if let Err(err) = notes_server::confine::process(&policy, mode) {
-                    eprintln!("notes-server: {err}");
-                    return ExitCode::FAILURE;
-                }
+            if let Some(mode) = cli.serve.confine
+                && let Err(err) = notes_server::confine::process(&policy, mode)
+            {
+                eprintln!("notes-server: {err}");
+                return ExitCode::FAILURE;
             }
             Serving::Serve(cli.serve, policy)
         }
