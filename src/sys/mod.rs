@@ -349,8 +349,9 @@ pub(crate) struct Restricted {
     pub(crate) missing: Vec<&'static str>,
 }
 
-/// Something outside the ceiling the process keeps access to after
-/// [`restrict`], because the library itself opens it.
+/// Something outside the ceiling that a process confined by
+/// [`confine_process`](crate::confine_process) keeps access to, because
+/// the library itself opens it there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Allowance {
