@@ -322,6 +322,7 @@ pub(crate) enum OsReason {
 /// One ceiling directory the kernel is asked to leave open to the process
 /// ([`restrict`]): read and write beneath it when `write`, else read only.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))] // only Landlock reads them
 pub(crate) struct Grant<'a> {
     pub(crate) dir: &'a cap_std::fs::Dir,
     pub(crate) write: bool,
