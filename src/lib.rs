@@ -90,6 +90,11 @@
 //! ([semantics 12](crate::semantics)). Where the volume folds names
 //! (Windows; macOS volumes that say so), the root is chosen folded.
 //!
+//! On Linux, [`confine_process`] has the kernel (Landlock) keep the
+//! operator ceiling as well, for the whole process: the second wall, for
+//! code that does not go through the library. Elsewhere it reports
+//! [`Enforcement::Unsupported`] and changes nothing.
+//!
 //! # Features
 //!
 //! - `watch` (default): [`Roots::watch`] watches the disk (through
@@ -117,6 +122,7 @@
 //! | `mcp_roots::live::roots` | `INFO` | `roots rescanned` (only when something changed) | `generation`, `gone`, `back`, `revoked` |
 //! | `mcp_roots::live::revocation` | `WARN` | `handle revoked: its file left the roots` | `root`, `path` |
 //! | `mcp_roots::live::builder` | `WARN` | `ceiling directory grants nothing` | `dir`, `reason` |
+//! | `mcp_roots::live::confine` | `INFO` | `process confined to the ceiling` (`WARN`: `…, in part`, or `process not confined: the kernel cannot`) | `report` |
 //!
 //! Filter on `mcp_roots::denial` to see every refusal. The glue
 //! (`mcp-roots-rmcp`) runs each tool call in a `tool_call` span (tool,
@@ -139,12 +145,17 @@ mod sys;
 mod watch;
 
 pub use error::{Error, ErrorKind, Operation};
-pub use live::{RescanReport, Revoked, RootIdentity, Roots, RootsBuilder, Snapshot, TrackedFile};
+pub use live::{
+    ConfinedDirectory, Confinement, ConfinementError, ConfinementErrorKind, ConfinementReport,
+    Enforcement, RescanReport, Revoked, RootIdentity, Roots, RootsBuilder, Snapshot, TrackedFile,
+    confine_process,
+};
 pub use ops::{DirEntry, FileType, ReadDir, Walk, WalkEntry, WalkLimits};
 pub use options::{Create, HardLinks, MountPoints, OpenOptions, Overwrite, Symlinks, Writes};
 pub use parse::{parse_input, parse_input_as};
 pub use root::{Root, RootId, ScopedPath};
 pub use set::{EmptyRoots, RESERVED_DESCRIPTORS, Rejected, RootSet, RootSetBuilder, Target};
+pub use sys::Allowance;
 #[doc(hidden)]
 pub use sys::PathStyle;
 #[cfg(feature = "watch")]

@@ -167,6 +167,14 @@
 //! shares nothing, and only a client without the capability is served the
 //! ceiling.
 //!
+//! On Linux the kernel can keep the ceiling as well, for the whole process
+//! and everything it runs, not only the library's operations
+//! ([`confine_process`](crate::confine_process), Landlock): read and write
+//! beneath writable ceiling directories, read only beneath read-only ones,
+//! nothing elsewhere. It is coarser than this section: a read-only ceiling
+//! directory nested inside a writable one, and the policy's patterns,
+//! remain the library's to refuse.
+//!
 //! # 9. Links and `..` across roots
 //!
 //! Opening beneath one root refuses some targets that do lie inside the

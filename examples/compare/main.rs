@@ -17,6 +17,8 @@
 //! targets.
 
 #[cfg(target_os = "linux")]
+mod confine;
+#[cfg(target_os = "linux")]
 mod live;
 #[cfg(target_os = "linux")]
 mod measure;
@@ -53,6 +55,7 @@ const SCENARIOS: &[Scenario] = &[
     ("watch", live::watch),
     ("rescan", rescan::rescan),
     ("memory", rescan::memory),
+    ("confine", confine::confine),
 ];
 
 #[cfg(target_os = "linux")]

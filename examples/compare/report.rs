@@ -173,6 +173,16 @@ const SECTIONS: &[(&str, &[Row])] = &[
         row("TrackedFile open, per handle (heap)", "memory.tracked_bytes", Bytes, Target::None),
         row("File::open, per handle (heap)", "memory.plain_bytes", Bytes, Target::None),
     ]),
+    ("the second wall: CPU per open, confined thread / free thread (Landlock, same process)", &[
+        row("File::open, a file in the ceiling directory", "confine.std_d1", Times, Target::None),
+        row("File::open, a file 10 directories below it", "confine.std_d10", Times, Target::None),
+        row("RootSet::open(path), a file in the ceiling directory", "confine.lib_d1", Times, Target::None),
+        row("RootSet::open(path), 10 directories below", "confine.lib_d10", Times, Target::None),
+        row("File::open, 10 below, free", "confine.std_d10_free_ns", Ns, Target::None),
+        row("File::open, 10 below, confined", "confine.std_d10_confined_ns", Ns, Target::None),
+        row("RootSet::open(path), 10 below, free", "confine.lib_d10_free_ns", Ns, Target::None),
+        row("RootSet::open(path), 10 below, confined", "confine.lib_d10_confined_ns", Ns, Target::None),
+    ]),
     ("the official TypeScript server (Node): validatePath + open / fs.openSync", &[
         row("1 root", "node.check_vs_open_1", Times, Target::None),
         row("100 roots", "node.check_vs_open_100", Times, Target::None),

@@ -3,10 +3,12 @@
 //! [`Snapshot`], the [`TrackedFile`]s it hands out and their [`registry`],
 //! the counter of changes a late open checks against ([`changes`]), the
 //! one module that decides what happens to open files when the roots
-//! change ([`revocation`]), and what a change reports ([`report`]).
+//! change ([`revocation`]), what a change reports ([`report`]), and
+//! [`confine`], which hands the ceiling to the kernel as well.
 
 pub(crate) mod builder;
 pub(crate) mod changes;
+pub(crate) mod confine;
 mod lock;
 pub(crate) mod registry;
 pub(crate) mod report;
@@ -16,6 +18,10 @@ pub(crate) mod snapshot;
 pub(crate) mod tracked;
 
 pub use builder::{RootIdentity, RootsBuilder};
+pub use confine::{
+    ConfinedDirectory, Confinement, ConfinementError, ConfinementErrorKind, ConfinementReport,
+    Enforcement, confine_process,
+};
 pub use report::{RescanReport, Revoked};
 pub use roots::Roots;
 pub use snapshot::Snapshot;

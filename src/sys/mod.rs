@@ -21,8 +21,15 @@
 //!   descriptor limits; the hardening that refuses symlinks or mount
 //!   points is refused (`windows.rs`). Paths are read in their Windows
 //!   forms ([semantics 12](crate::semantics#12-windows)).
+//!
+//! Confinement of the whole process to the ceiling
+//! ([`crate::confine_process`]) is Landlock's on Linux (`landlock.rs`); on
+//! every other platform [`restrict`] reports that there is none and
+//! changes nothing.
 
 mod landing;
+#[cfg(target_os = "linux")]
+mod landlock;
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_vendor = "apple")]
@@ -41,6 +48,8 @@ mod windows;
 pub(crate) use landing::Landed;
 pub(crate) use landing::{Lead, ReadOnlyLanding, RootMap, RootRef};
 #[cfg(target_os = "linux")]
+pub(crate) use landlock::{ALLOWANCES, restrict, threads};
+#[cfg(target_os = "linux")]
 pub(crate) use linux::{FdPaths, ancestors, fd_path, open_beneath, placement, resolved_path};
 #[cfg(target_vendor = "apple")]
 pub(crate) use macos::{fd_path, folding};
@@ -49,7 +58,7 @@ pub(crate) use portable::fd_path;
 #[cfg(all(unix, not(target_os = "linux")))]
 pub(crate) use portable::resolved_path;
 #[cfg(not(target_os = "linux"))]
-pub(crate) use portable::{FdPaths, ancestors, placement};
+pub(crate) use portable::{ALLOWANCES, FdPaths, ancestors, placement, restrict, threads};
 #[cfg(unix)]
 pub(crate) use resolver::across::open_across;
 #[cfg(all(unix, not(target_os = "linux")))]
@@ -308,4 +317,49 @@ pub(crate) enum OsReason {
     NameTooLong,
     /// Anything else.
     Other,
+}
+
+/// One ceiling directory the kernel is asked to leave open to the process
+/// ([`restrict`]): read and write beneath it when `write`, else read only.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))] // only Landlock reads them
+pub(crate) struct Grant<'a> {
+    pub(crate) dir: &'a cap_std::fs::Dir,
+    pub(crate) write: bool,
+}
+
+/// What the kernel must at least enforce for [`restrict`] to go ahead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Floor {
+    /// Whatever it can (nothing, without Landlock).
+    BestEffort,
+    /// Landlock ABI 3 (renames and links across directories, truncation),
+    /// else an `Unsupported` error and no change.
+    Abi3,
+}
+
+/// What [`restrict`] got the kernel to enforce.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Restricted {
+    /// The kernel's Landlock ABI, if it has Landlock.
+    pub(crate) abi: Option<u32>,
+    /// The access rights the kernel now refuses outside the grants.
+    pub(crate) handled: Vec<&'static str>,
+    /// The rights the library asks for that the kernel does not handle
+    /// (all of them without Landlock).
+    pub(crate) missing: Vec<&'static str>,
+}
+
+/// Something outside the ceiling that a process confined by
+/// [`confine_process`](crate::confine_process) keeps access to, because
+/// the library itself opens it there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Allowance {
+    /// The path, as the kernel is asked for it.
+    pub path: &'static str,
+    /// The rights kept there (the kernel's names, lowercase).
+    pub access: &'static str,
+    /// Why the process needs it.
+    pub why: &'static str,
 }

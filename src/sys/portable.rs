@@ -9,7 +9,30 @@
 use std::io;
 use std::path::PathBuf;
 
-use super::Identity;
+use super::{Allowance, Floor, Grant, Identity, Restricted};
+
+/// Nothing is kept outside a ceiling that no kernel enforces.
+pub(crate) const ALLOWANCES: &[Allowance] = &[];
+
+/// No Landlock here: best effort changes nothing; an ABI 3 floor is an
+/// `Unsupported` error.
+pub(crate) fn restrict(_grants: &[Grant<'_>], floor: Floor) -> io::Result<Restricted> {
+    match floor {
+        Floor::BestEffort => Ok(Restricted::default()),
+        Floor::Abi3 => Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "Landlock is a Linux feature: this platform cannot confine the process",
+        )),
+    }
+}
+
+/// The thread count is only read where confinement exists.
+pub(crate) fn threads() -> io::Result<usize> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "counting threads is implemented on Linux only",
+    ))
+}
 
 /// The BSDs: a descriptor's path is not available.
 #[cfg(not(any(target_os = "linux", target_vendor = "apple", windows)))]

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use mcp_roots::{EmptyRoots, Writes};
+use mcp_roots::{Confinement, EmptyRoots, Writes};
 
 use crate::http;
 
@@ -114,6 +114,17 @@ pub struct ServeArgs {
     /// Default: http://IP:PORT/setup of --setup-listen.
     #[arg(long, value_name = "URL", requires = "setup_listen", value_parser = page_url)]
     pub setup_url: Option<url::Url>,
+    /// Let the kernel keep the ceiling too (Linux, Landlock): before
+    /// serving, the process gives up every file outside the --ceiling
+    /// directories for good (read-only under --read-only), so a file
+    /// outside is refused even to code that bypasses the library.
+    /// `--confine` enforces what the kernel supports and logs what it did;
+    /// `--confine=required` refuses to start unless the whole process is
+    /// confined (Landlock ABI 3 or later).
+    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "best-effort", requires = "ceiling",
+          value_parser = crate::confine::mode)]
+    pub confine: Option<Confinement>,
 }
 
 impl ServeArgs {
@@ -140,15 +151,20 @@ impl ServeArgs {
 
 /// Where the demo's server runs.
 #[derive(Debug, Args)]
-#[group(multiple = false)]
 pub struct DemoArgs {
     /// Against this binary started as a child per session, over stdio.
     #[arg(long)]
     pub stdio: bool,
     /// Against one `notes-server --http 127.0.0.1:0` child, every session
     /// inside it.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "stdio")]
     pub http: bool,
+    /// With --stdio: start each server with `--ceiling $TMP --confine=MODE`
+    /// (the demo's tree is its ceiling), as a kernel-confined server.
+    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "best-effort", requires = "stdio",
+          value_parser = crate::confine::mode)]
+    pub confine: Option<Confinement>,
 }
 
 /// A `--ceiling` value: an absolute path that names a directory now.

@@ -84,6 +84,7 @@
 
 mod change;
 pub mod cli;
+pub mod confine;
 pub mod demo;
 pub mod deployment;
 pub mod failure;

@@ -7,7 +7,8 @@
 //!              [--roots-wait SECONDS] [--http IP:PORT [--session-idle SECONDS]]
 //!              [--state redis://HOST:PORT] [--state-key-file PATH] [--url-wait SECONDS]
 //!              [--setup-listen IP:PORT [--setup-url URL]]
-//! notes-server demo [--stdio | --http]
+//!              [--confine[=required]]
+//! notes-server demo [--stdio [--confine[=required]] | --http]
 //! notes-server --help | --version
 //! ```
 //!
@@ -21,13 +22,20 @@
 //! process; `demo --stdio` against this binary started as a child per
 //! session, over stdio; `demo --http` against this binary started with
 //! `--http 127.0.0.1:0`, every session in that process.
+//!
+//! `main` is a plain function: it parses the command line, installs the
+//! log, builds the policy and, with `--confine`, confines the process
+//! ([`notes_server::confine`]) while it still has one thread; only then
+//! does it build the tokio runtime, whose workers and blocking pool (where
+//! the tool bodies run) are confined from birth. An attribute such as
+//! `tokio::main` would have started them before any of this.
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use mcp_roots::{Roots, RootsBuilder};
+use mcp_roots::{Confinement, Roots, RootsBuilder};
 use mcp_roots_rmcp::{DEFAULT_LIST_TIMEOUT, Rounds, SessionRoots};
 use notes_server::cli::{Cli, Command, DemoArgs, ServeArgs};
 use notes_server::prefs::Preferences;
@@ -35,8 +43,7 @@ use notes_server::{HttpServer, Launch, NotesServer, deployment, http, log, page}
 use rmcp::ServiceExt;
 use tracing_subscriber::filter::LevelFilter;
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     // The demo's transcript is its story: its log says only what went wrong.
     let level = match cli.command {
@@ -47,10 +54,44 @@ async fn main() -> ExitCode {
         eprintln!("notes-server: {err}");
         return ExitCode::from(2);
     }
-    match cli.command {
-        Some(Command::Demo(demo)) => play(demo).await,
-        None => serve(cli.serve).await,
-    }
+    // Read before confinement: it looks at cgroup files outside the ceiling.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let serving = match cli.command {
+        Some(Command::Demo(demo)) => Serving::Demo(demo),
+        None => {
+            let policy = policy(&cli.serve);
+            if let Some(mode) = cli.serve.confine
+                && let Err(err) = notes_server::confine::process(&policy, mode)
+            {
+                eprintln!("notes-server: {err}");
+                return ExitCode::FAILURE;
+            }
+            Serving::Serve(cli.serve, policy)
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .enable_all()
+        .build();
+    let runtime = match runtime {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("notes-server: cannot start the runtime: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        match serving {
+            Serving::Demo(demo) => play(demo).await,
+            Serving::Serve(args, policy) => serve(args, policy).await,
+        }
+    })
+}
+
+/// What `main` runs once the runtime is up.
+enum Serving {
+    Demo(DemoArgs),
+    Serve(ServeArgs, RootsBuilder),
 }
 
 /// Plays the demo where `args` says; success only if every check passed.
@@ -64,7 +105,11 @@ async fn play(args: DemoArgs) -> ExitCode {
             }
         };
         if args.stdio {
-            Launch::binary(exe)
+            let confine = args.confine.map(|mode| match mode {
+                Confinement::Required => "--confine=required",
+                _ => "--confine",
+            });
+            Launch::binary(exe).with_args(confine)
         } else {
             match HttpServer::start(exe, &[]).await {
                 Ok(server) => Launch::Http(server),
@@ -84,8 +129,8 @@ async fn play(args: DemoArgs) -> ExitCode {
     }
 }
 
-/// Serves one session over stdio, or sessions over `--http`.
-async fn serve(args: ServeArgs) -> ExitCode {
+/// The operator's policy, from the command line.
+fn policy(args: &ServeArgs) -> RootsBuilder {
     let mut policy = Roots::builder()
         .empty_roots(args.empty_roots())
         .writes(args.writes());
@@ -96,6 +141,11 @@ async fn serve(args: ServeArgs) -> ExitCode {
         tracing::info!(ceiling = ?args.ceiling, "every client root is bounded by the ceiling");
         policy = policy.ceiling(args.ceiling.iter().cloned());
     }
+    policy
+}
+
+/// Serves one session over stdio, or sessions over `--http`.
+async fn serve(args: ServeArgs, policy: RootsBuilder) -> ExitCode {
     let wait = args.roots_wait;
     let rounds = match deployment::rounds(
         args.state.as_deref(),

@@ -76,3 +76,40 @@ fn the_command_runs_as_given() {
     let missing = status(&["/nonexistent/command"]);
     assert_eq!(missing.status.code(), Some(127));
 }
+
+/// The launcher's child with `--no-landlock`: Landlock answers `ENOSYS`
+/// as well (only meaningful with the marker set).
+#[test]
+fn probe_landlock() {
+    if std::env::var_os("MCP_ROOTS_NO_LANDLOCK").is_none() {
+        return;
+    }
+    assert_eq!(openat2_here(), Err(Errno::NOSYS));
+    // rustix has no Landlock calls (and this crate no `unsafe`): that they
+    // answer ENOSYS is checked by mcp-roots' tests/confine.rs, run under
+    // this option (its cases then expect no confinement at all).
+    assert_eq!(std::env::var("MCP_ROOTS_NO_OPENAT2").as_deref(), Ok("1"));
+}
+
+#[test]
+fn no_landlock_removes_openat2_too_and_says_so() {
+    let this = std::env::current_exe().expect("this test binary");
+    let out = Command::new(LAUNCHER)
+        .arg("--no-landlock")
+        .arg(this)
+        .args(["--exact", "probe_landlock", "--test-threads=1"])
+        .output()
+        .expect("run the launcher");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("1 passed"), "the probe ran: {stdout}");
+    let plain = Command::new(LAUNCHER)
+        .args(["sh", "-c", "printf %s \"${MCP_ROOTS_NO_LANDLOCK:-unset}\""])
+        .output()
+        .expect("run the launcher");
+    assert_eq!(plain.stdout, b"unset", "without the option Landlock stays");
+}

@@ -115,8 +115,17 @@ impl Demo {
             .to_str()
             .ok_or("temporary path is not UTF-8")?
             .to_owned();
+        // A server binary gets the tree as its operator ceiling (which a
+        // `--confine` among its arguments hands to the kernel too).
+        let launch = launch.with_args(["--ceiling", tmp.as_str()]);
         println!("notes-server demo: an MCP server and a scripted client");
         println!("server: {}", launch.describe());
+        if let Launch::Binary { args, .. } = &launch {
+            println!(
+                "server arguments: {}",
+                args.join(" ").replace(tmp.as_str(), "$TMP")
+            );
+        }
         println!("notes tree in $TMP = {tmp}:");
         for (rel, _) in TREE {
             println!("  $TMP/{rel}");
