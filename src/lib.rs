@@ -141,7 +141,10 @@ mod watch;
 pub use error::{Error, ErrorKind, Operation};
 pub use live::{RescanReport, Revoked, RootIdentity, Roots, RootsBuilder, Snapshot, TrackedFile};
 pub use ops::{DirEntry, FileType, ReadDir, Walk, WalkEntry, WalkLimits};
-pub use options::{Create, HardLinks, MountPoints, OpenOptions, Overwrite, Symlinks, Writes};
+pub use options::{
+    Create, HardLinks, MountPoints, OpenOptions, Overwrite, PatternError, Patterns, Symlinks,
+    Writes,
+};
 pub use parse::{parse_input, parse_input_as};
 pub use root::{Root, RootId, ScopedPath};
 pub use set::{EmptyRoots, RESERVED_DESCRIPTORS, Rejected, RootSet, RootSetBuilder, Target};
