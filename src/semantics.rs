@@ -195,7 +195,8 @@
 //! | `root_gone` | the selected root no longer names its pinned directory |
 //! | `scope_lost` | a tracked handle was revoked, or an old snapshot aimed beneath a removed root |
 //! | `no_roots` | no set installed yet, or the set is empty |
-//! | `read_only` | a mutation (create, write or truncate open, remove, create a directory, either end of a rename, atomic write, copy destination) beneath a root the policy makes read-only |
+//! | `read_only` | a mutation (create, write or truncate open, remove, create a directory, either end of a rename, atomic write, copy destination) beneath a root (or a part of a root) the policy makes read-only |
+//! | `hidden` | the path reaches a part of a root the policy hides: the user did not share this part of the folder (section 13) |
 //! | `invalid_path` | a path refused for its form: too long, a component too long; on Windows a verbatim or device path, a name Windows would alias or read as a device (section 12) |
 //! | `permission_denied` | the operating system refused (mode bits) |
 //! | `io` | any other I/O failure, with its `source()` |
@@ -210,7 +211,7 @@
 //!         "invalid_uri", "not_absolute", "outside_roots", "outside_ceiling",
 //!         "not_a_directory", "not_a_regular_file", "not_found", "already_exists",
 //!         "symlink_loop", "root_gone", "scope_lost", "no_roots", "read_only",
-//!         "invalid_path", "permission_denied", "io",
+//!         "hidden", "invalid_path", "permission_denied", "io",
 //!     ]
 //! );
 //! ```
