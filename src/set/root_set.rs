@@ -67,6 +67,8 @@ pub struct RootSet {
     /// Paths of pinned roots that are gone: selecting one is `root_gone`.
     gone: PathIndex,
     by_id: HashMap<RootId, usize>,
+    /// Whether any root has patterns (see `sharing`).
+    has_parts: bool,
 }
 
 /// A root that grants nothing, with the reason.
@@ -116,6 +118,7 @@ impl RootSet {
         let mut by_id = HashMap::with_capacity(roots.len());
         let mut index = PathIndex::default();
         let mut physical = PathIndex::default();
+        let has_parts = roots.iter().any(|root| root.parts.is_some());
         for (i, root) in roots.iter().enumerate() {
             by_id.entry(root.id).or_insert(i);
             for key in root.keys.iter() {
@@ -132,6 +135,7 @@ impl RootSet {
             physical,
             gone: PathIndex::default(),
             by_id,
+            has_parts,
         }
     }
 
@@ -478,5 +482,9 @@ impl selected::Roots for RootSet {
 
     fn root_at(&self, index: usize) -> Option<&Root> {
         self.root(index)
+    }
+
+    fn has_parts(&self) -> bool {
+        self.has_parts
     }
 }
