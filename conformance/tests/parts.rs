@@ -596,3 +596,45 @@ fn a_replace_that_changes_the_patterns_rejudges_the_roots_it_keeps() {
         "ok"
     );
 }
+
+#[test]
+fn tracked_files_that_become_hidden_or_read_only_are_revoked() {
+    use std::io::Read;
+    let fx = tree();
+    let (hide, read_only) = patterns("");
+    let roots = Roots::builder().hide(hide).read_only(read_only).build();
+    roots.replace_uris([fx.subst("{T}/proj")]);
+    let snapshot = roots.load();
+    let mut moved = snapshot.open(p(&fx, "proj/a.txt").as_str()).expect("open");
+    let writer = snapshot
+        .open_with(
+            p(&fx, "proj/sub/b.txt").as_str(),
+            OpenOptions::new().write(true),
+        )
+        .expect("open for writing");
+    let reader = snapshot
+        .open(p(&fx, "proj/src/main.rs").as_str())
+        .expect("open");
+    drop(snapshot);
+    // Moved on disk into a hidden directory, and into a read-only one.
+    std::fs::rename(fx.path("proj/a.txt"), fx.path("proj/secrets/a.txt")).expect("mv");
+    std::fs::rename(fx.path("proj/sub/b.txt"), fx.path("proj/ro/b.txt")).expect("mv");
+    let report = roots.rescan();
+    let mut reasons: Vec<_> = report.revoked().iter().map(|r| r.reason.reason()).collect();
+    reasons.sort();
+    assert_eq!(reasons, ["hidden", "read_only"], "{report:?}");
+    let err = moved.read(&mut [0; 4]).unwrap_err();
+    assert_eq!(Error::from_io(&err).map(Error::reason), Some("hidden"));
+    drop(writer);
+    // A replace that changes the patterns judges the roots it keeps again.
+    let hide = Patterns::parse(["*.rs"]).expect("pattern");
+    let report = roots.replace(
+        RootSet::builder()
+            .root(fx.subst("{T}/proj"))
+            .hide(hide)
+            .build(),
+    );
+    let reasons: Vec<_> = report.revoked().iter().map(|r| r.reason.reason()).collect();
+    assert_eq!(reasons, ["hidden"], "{report:?}");
+    drop(reader);
+}
