@@ -277,6 +277,78 @@
 //! weaker. A root's directory is held without `FILE_SHARE_DELETE`, so
 //! Windows refuses to rename or remove it while the set holds it.
 //!
+//!
+//! # 13. Parts of a root
+//!
+//! A server may hide parts of every root, or keep them read-only:
+//! [`RootsBuilder::hide`](crate::RootsBuilder::hide) and
+//! [`RootsBuilder::read_only`](crate::RootsBuilder::read_only) for its
+//! policy, [`RootSetBuilder::hide`](crate::RootSetBuilder::hide) and
+//! [`RootSetBuilder::read_only`](crate::RootSetBuilder::read_only) for a
+//! fixed set. The patterns are gitignore's ([`Patterns`](crate::Patterns):
+//! `**/.git/`, `.env`, `.env.*`, `*.pem`, `/secrets/`, `!keep.pem`),
+//! parsed once (a pattern that does not parse is named), and come from the
+//! server only: there are no rule files inside roots, which the model
+//! could write to redraw its own boundary.
+//!
+//! - **Anchoring.** A pattern with a `/` at its start or in its middle is
+//!   anchored; one without matches a name at any depth. The server's
+//!   anchored patterns are relative to the ceiling directory that holds
+//!   the root (the operator does not know the client's root URIs), or to
+//!   each root when there is no ceiling; a set's own are relative to each
+//!   of its roots. A client root that lies inside a hidden part of the
+//!   ceiling grants nothing: it is in [`RootSet::rejected`] with `hidden`.
+//!   A root inside a read-only part is read-only beneath.
+//! - **What a pattern covers.** Everything beneath what it matches: every
+//!   component of a path counts, from the top down, so a negation never
+//!   re-includes anything beneath a hidden directory (`/secrets/` and
+//!   `!keep.pem` hide `secrets/keep.pem`). A trailing `/` does not limit a
+//!   pattern to directories (unlike git): a name is judged before it
+//!   exists, and the answer must not depend on what is there. Names are
+//!   compared as the root's volume compares them: case-insensitively on
+//!   Windows, and insensitive to NFC/NFD too on macOS's default volumes.
+//! - **Hidden.** What a hide pattern matches does not exist for the
+//!   client: it is never opened, created, removed, renamed into or out of,
+//!   copied from or to; [`RootSet::read_dir`](crate::RootSet::read_dir) and
+//!   [`RootSet::walk`](crate::RootSet::walk) leave it out (a walk counts it
+//!   toward `max_entries`, never yields or enters it). A direct access is
+//!   `hidden`; the error names the pattern ([`Error::pattern`](crate::Error::pattern)).
+//! - **Read-only.** What a read-only pattern matches can be read and
+//!   listed; every change (a write, create or truncate open, a remove, a
+//!   directory created, either end of a rename, the destination of a copy)
+//!   is `read_only`. A copy out of it is allowed; a move out of it changes
+//!   it and is refused. Hidden wins over read-only; a read-only root stays
+//!   read-only whatever its patterns.
+//! - **Judged on the object, not the string.** The path matched is the
+//!   path beneath the root of what the operation reaches: after URI
+//!   decoding (`%2Eenv` is `.env`), symlinks, `..` and a walk across roots
+//!   (section 9: the landing root's patterns apply). The input's path is
+//!   first judged as given, before the disk, with every component counted
+//!   before a `..` is resolved (`secrets/../a` is hidden): a lexical check
+//!   may refuse early, never allow, and gives the same answer whether the
+//!   target exists or not. A read is then judged on its descriptor's path
+//!   (the descriptor closed when that is hidden), except when an open with
+//!   no symlink allowed succeeds on a path without `..`: then the path as
+//!   given is the object's. A change is judged before its system call: the
+//!   parent is opened and judged, then its physical path plus the plain
+//!   last name, before anything is created, written, truncated, removed or
+//!   renamed.
+//! - **Over time.** A tracked file whose path comes to be hidden (moved
+//!   into a hidden directory on disk, or a `replace` with other patterns)
+//!   is revoked on the next rescan or replace with `hidden`; one that
+//!   writes and comes to lie in a read-only part, with `read_only`. A
+//!   `replace` judges again the files under the roots it keeps when their
+//!   patterns change.
+//! - **Reporting.** [`Root::hides`](crate::Root::hides) and
+//!   [`Root::protects`](crate::Root::protects) list the patterns that apply
+//!   to a root, for a tool that tells the client what is shared.
+//!
+//! What patterns cannot do (SECURITY.md): a second hard link to a hidden
+//! file is another path, and is not hidden
+//! ([`HardLinks::RefuseWrites`](crate::HardLinks) refuses writes to any
+//! file with more than one link); a link planted by someone else can tell
+//! its maker, by the answer `hidden`, whether its target exists.
+//!
 //! [`RootSet::root`]: crate::RootSet::root
 //! [`RootSet::root_named`]: crate::RootSet::root_named
 //! [`RootSet::rejected`]: crate::RootSet::rejected
