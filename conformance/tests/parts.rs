@@ -638,3 +638,47 @@ fn tracked_files_that_become_hidden_or_read_only_are_revoked() {
     assert_eq!(reasons, ["hidden"], "{report:?}");
     drop(reader);
 }
+
+#[test]
+fn a_second_name_of_a_hidden_file_is_refused_for_writes_under_refuse_writes() {
+    let fx = tree();
+    std::fs::hard_link(fx.path("proj/.env"), fx.path("proj/alias.txt")).expect("hard link");
+    let (hide, read_only) = patterns("");
+    let set = RootSet::builder()
+        .root(fx.subst("{T}/proj"))
+        .hide(hide)
+        .read_only(read_only)
+        .hard_links(mcp_roots::HardLinks::RefuseWrites)
+        .build();
+    let write = OpenOptions::new().write(true);
+    let err = set
+        .open_with(p(&fx, "proj/alias.txt").as_str(), write)
+        .unwrap_err();
+    assert_eq!(err.reason(), "outside_roots", "{err}");
+    assert_eq!(err.detail(), Some("the file has more than one hard link"));
+    assert_eq!(
+        std::fs::read(fx.path("proj/.env")).expect("read"),
+        b"proj/.env"
+    );
+}
+
+#[test]
+fn hidden_entries_count_toward_a_walks_work_bound() {
+    let fx = tree();
+    let set = Built::new(Kind::Own, &fx);
+    set.with(|set| {
+        // `proj/sub` holds `.env` (hidden), `b.txt`, `up` and `cross_env`.
+        let mut walk = set
+            .walk(p(&fx, "proj/sub").as_str(), WalkLimits::new(1, 4))
+            .expect("walk");
+        let yielded = walk.by_ref().count();
+        assert_eq!(yielded, 3);
+        assert!(!walk.is_truncated());
+        let mut walk = set
+            .walk(p(&fx, "proj/sub").as_str(), WalkLimits::new(1, 3))
+            .expect("walk");
+        let yielded = walk.by_ref().count();
+        assert!(walk.is_truncated(), "the hidden entry was examined");
+        assert!(yielded <= 3);
+    });
+}

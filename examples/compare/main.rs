@@ -27,6 +27,8 @@ mod open;
 #[cfg(target_os = "linux")]
 mod ops;
 #[cfg(target_os = "linux")]
+mod parts;
+#[cfg(target_os = "linux")]
 mod report;
 #[cfg(target_os = "linux")]
 mod rescan;
@@ -48,6 +50,7 @@ const SCENARIOS: &[Scenario] = &[
     ("open", open::open),
     ("lookup", open::lookup),
     ("ops", ops::ops),
+    ("parts", parts::parts),
     ("threads", live::threads),
     ("storm", live::storm),
     ("watch", live::watch),
