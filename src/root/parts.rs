@@ -71,70 +71,124 @@ impl Rules {
             Folding::CaseAndNormalization => 2,
         };
         self.compiled[slot]
-            .get_or_init(|| {
-                Arc::new(Compiled {
-                    hide: Matcher::compile(&self.hide, folding),
-                    read_only: Matcher::compile(&self.read_only, folding),
-                })
-            })
+            .get_or_init(|| Arc::new(Compiled::compile(&self.hide, &self.read_only, folding)))
             .clone()
     }
 }
 
+/// Both kinds of pattern compiled together: the patterns that name one
+/// component at any depth (`.env`, `**/.git/`, `*.pem`) in one `GlobSet`
+/// tested on each name alone, the others in one tested on the path, only
+/// at the depths where one of them can match.
 #[derive(Debug)]
 struct Compiled {
-    hide: Matcher,
-    read_only: Matcher,
+    names: Matcher,
+    paths: Matcher,
+    /// The fewest and most components a path pattern can match.
+    depths: (usize, usize),
+    /// Every pattern, hide patterns first, each kind in its order.
+    rules: Vec<Compiled1>,
 }
 
-/// The patterns of one kind as one `GlobSet`.
 #[derive(Debug)]
+struct Compiled1 {
+    hide: bool,
+    negated: bool,
+    text: Box<str>,
+}
+
+/// One `GlobSet` and the rule each of its globs is.
+#[derive(Debug, Default)]
 struct Matcher {
     set: GlobSet,
-    negated: Vec<bool>,
-    text: Vec<Box<str>>,
-    negations: bool,
+    rule: Vec<usize>,
 }
 
-impl Matcher {
-    fn compile(patterns: &Patterns, folding: Folding) -> Self {
-        let mut builder = GlobSetBuilder::new();
-        let mut negated = Vec::with_capacity(patterns.len());
-        let mut text = Vec::with_capacity(patterns.len());
-        for rule in patterns.rules() {
+impl Compiled {
+    fn compile(hide: &Patterns, read_only: &Patterns, folding: Folding) -> Self {
+        let mut names = (GlobSetBuilder::new(), Vec::new());
+        let mut paths = (GlobSetBuilder::new(), Vec::new());
+        let mut depths = (usize::MAX, 0);
+        let mut rules = Vec::with_capacity(hide.len() + read_only.len());
+        let all = hide.rules().map(|r| (true, r));
+        for (is_hide, rule) in all.chain(read_only.rules().map(|r| (false, r))) {
             let folded = fold(&rule.glob, folding);
+            let name = folded
+                .strip_prefix("**/")
+                .filter(|rest| !rest.contains('/'));
+            let (glob, into) = match name {
+                Some(name) => (name, &mut names),
+                None => {
+                    let parts: Vec<&str> = folded.split('/').collect();
+                    let stars = parts.iter().filter(|c| **c == "**").count();
+                    depths.0 = depths.0.min(parts.len() - stars);
+                    depths.1 = match stars {
+                        0 => depths.1.max(parts.len()),
+                        _ => usize::MAX,
+                    };
+                    (&*folded, &mut paths)
+                }
+            };
             // A folded glob that no longer compiles (a class range folded
             // out of order) is matched as written.
-            let glob = glob_builder(&folded)
+            let compiled = glob_builder(glob)
                 .build()
                 .or_else(|_| glob_builder(&rule.glob).build())
                 .expect("checked when the patterns were parsed");
-            builder.add(glob);
-            negated.push(rule.negated);
-            text.push(rule.text.into());
+            into.0.add(compiled);
+            into.1.push(rules.len());
+            rules.push(Compiled1 {
+                hide: is_hide,
+                negated: rule.negated,
+                text: rule.text.into(),
+            });
         }
-        let set = builder.build().expect("each glob compiled on its own");
-        let negations = negated.iter().any(|n| *n);
+        let build = |(builder, rule): (GlobSetBuilder, Vec<usize>)| Matcher {
+            set: builder.build().expect("each glob compiled on its own"),
+            rule,
+        };
         Self {
-            set,
-            negated,
-            text,
-            negations,
+            names: build(names),
+            paths: build(paths),
+            depths,
+            rules,
         }
     }
 
-    /// The pattern that matches `path`, unless none does or the last one
-    /// that does is a negation.
-    fn hit(&self, path: &Candidate, scratch: &mut Vec<usize>) -> Option<&str> {
-        if self.text.is_empty() {
-            return None;
+    /// The hide and the read-only pattern that decide for the path `path`
+    /// whose last component is `name` and which has `depth` components:
+    /// for each kind, the last pattern that matches, unless it is a
+    /// negation.
+    fn hit(&self, name: &str, path: &str, depth: usize) -> (Option<&str>, Option<&str>) {
+        let name = (!self.names.rule.is_empty()).then(|| Candidate::new(name));
+        let in_depth =
+            !self.paths.rule.is_empty() && (self.depths.0..=self.depths.1).contains(&depth);
+        let path = in_depth.then(|| Candidate::new(path));
+        let named = name
+            .as_ref()
+            .is_some_and(|c| self.names.set.is_match_candidate(c));
+        let pathed = path
+            .as_ref()
+            .is_some_and(|c| self.paths.set.is_match_candidate(c));
+        if !named && !pathed {
+            return (None, None);
         }
-        if !self.negations && !self.set.is_match_candidate(path) {
-            return None;
+        let mut last = [None::<usize>; 2];
+        let mut scratch = Vec::new();
+        for (candidate, matcher) in [(name, &self.names), (path, &self.paths)] {
+            let Some(candidate) = candidate else { continue };
+            matcher.set.matches_candidate_into(&candidate, &mut scratch);
+            for &local in &scratch {
+                let index = matcher.rule[local];
+                let slot = usize::from(!self.rules[index].hide);
+                last[slot] = last[slot].max(Some(index));
+            }
         }
-        self.set.matches_candidate_into(path, scratch);
-        let last = *scratch.iter().max()?;
-        (!self.negated[last]).then(|| &*self.text[last])
+        let decide = |index: Option<usize>| {
+            let rule = &self.rules[index?];
+            (!rule.negated).then_some(&*rule.text)
+        };
+        (decide(last[0]), decide(last[1]))
     }
 }
 
@@ -207,31 +261,33 @@ impl Layer {
     ) -> (Option<&str>, Option<&str>) {
         let mut path = String::with_capacity(self.prefix.len() + 64);
         path.push_str(&self.prefix);
-        let mut ends: Vec<usize> = Vec::new();
+        let base = self.prefix.split('/').filter(|c| !c.is_empty()).count();
+        let mut depth = base;
         let mut read_only = self.base_read_only.as_deref();
-        let mut scratch = Vec::new();
         for component in components {
             match component {
                 "" | "." => continue,
                 ".." => {
-                    let start = ends.pop().unwrap_or(self.prefix.len());
-                    path.truncate(start);
+                    if depth > base {
+                        let start = path.rfind('/').unwrap_or(0);
+                        path.truncate(start);
+                        depth -= 1;
+                    }
                     continue;
                 }
                 _ => {}
             }
-            ends.push(path.len());
             if !path.is_empty() {
                 path.push('/');
             }
+            let start = path.len();
             path.push_str(&fold(component, folding));
-            let candidate = Candidate::new(&path);
-            if let Some(pattern) = self.compiled.hide.hit(&candidate, &mut scratch) {
-                return (Some(pattern), read_only);
+            depth += 1;
+            let (hidden, ro) = self.compiled.hit(&path[start..], &path, depth);
+            if hidden.is_some() {
+                return (hidden, read_only);
             }
-            if read_only.is_none() {
-                read_only = self.compiled.read_only.hit(&candidate, &mut scratch);
-            }
+            read_only = read_only.or(ro);
         }
         (None, read_only)
     }
