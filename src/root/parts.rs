@@ -250,6 +250,30 @@ impl Layer {
         Ok(layer)
     }
 
+    /// Whether the entry `name` of the shared directory `dir` (below the
+    /// root) is hidden: only its own component is tested.
+    fn hides_entry(&self, dir: &str, name: &str, folding: Folding) -> bool {
+        let mut path = String::with_capacity(self.prefix.len() + dir.len() + name.len() + 2);
+        path.push_str(&self.prefix);
+        let mut depth = self.prefix.split('/').filter(|c| !c.is_empty()).count();
+        for component in dir.split('/').filter(|c| !matches!(*c, "" | ".")) {
+            if !path.is_empty() {
+                path.push('/');
+            }
+            path.push_str(&fold(component, folding));
+            depth += 1;
+        }
+        if !path.is_empty() {
+            path.push('/');
+        }
+        let start = path.len();
+        path.push_str(&fold(name, folding));
+        self.compiled
+            .hit(&path[start..], &path, depth + 1)
+            .0
+            .is_some()
+    }
+
     /// The hide and the read-only pattern that match the path of
     /// `components` (below the root), judged from the top down: `..` goes
     /// back one component (every prefix passed through counts), `.` and
@@ -319,11 +343,13 @@ impl Parts {
 
     /// Whether `name`, an entry of the directory at `dir` (a `/`-separated
     /// physical path below the root), is hidden.
+    ///
+    /// The directory itself is taken as shared (a listing or a walk judged
+    /// it when it opened it): only the entry's own component is tested.
     pub(crate) fn hides_entry(&self, dir: &str, name: &str) -> bool {
-        let components = dir.split('/').chain(std::iter::once(name));
         self.layers
             .iter()
-            .any(|layer| layer.judge(components.clone(), self.folding).0.is_some())
+            .any(|layer| layer.hides_entry(dir, name, self.folding))
     }
 
     /// The same layers, as judged equal for taking a root over: the same
@@ -541,7 +567,9 @@ mod tests {
         assert!(p.hides_entry("a/b", ".env"));
         assert!(p.hides_entry("", "secrets"));
         assert!(!p.hides_entry("a", "secrets"));
-        assert!(p.hides_entry("secrets", "keep.pem"));
+        // The directory is taken as judged already: only the name counts.
+        assert!(!p.hides_entry("secrets", "keep.pem"));
+        assert!(p.hides_entry("a/b/c", "x.pem"));
         assert!(!p.hides_entry("a", "keep.pem"));
         assert!(!p.hides_entry("", "docs"));
     }
