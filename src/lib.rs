@@ -151,7 +151,10 @@ pub use live::{
     confine_process,
 };
 pub use ops::{DirEntry, FileType, ReadDir, Walk, WalkEntry, WalkLimits};
-pub use options::{Create, HardLinks, MountPoints, OpenOptions, Overwrite, Symlinks, Writes};
+pub use options::{
+    Create, HardLinks, MountPoints, OpenOptions, Overwrite, PatternError, Patterns, Symlinks,
+    Writes,
+};
 pub use parse::{parse_input, parse_input_as};
 pub use root::{Root, RootId, ScopedPath};
 pub use set::{EmptyRoots, RESERVED_DESCRIPTORS, Rejected, RootSet, RootSetBuilder, Target};

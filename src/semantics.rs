@@ -238,7 +238,8 @@
 //! | `root_gone` | the selected root no longer names its pinned directory |
 //! | `scope_lost` | a tracked handle was revoked, or an old snapshot aimed beneath a removed root (section 13) |
 //! | `no_roots` | no set installed yet, or the set is empty |
-//! | `read_only` | a mutation (create, write or truncate open, remove, create a directory, either end of a rename, atomic write, copy destination) beneath a root the policy makes read-only |
+//! | `read_only` | a mutation (create, write or truncate open, remove, create a directory, either end of a rename, atomic write, copy destination) beneath a root (or a part of a root) the policy makes read-only |
+//! | `hidden` | the path reaches a part of a root the policy hides: the user did not share this part of the folder (section 14) |
 //! | `invalid_path` | a path refused for its form: too long, a component too long; on Windows a verbatim or device path, a name Windows would alias or read as a device (section 12) |
 //! | `permission_denied` | the operating system refused (mode bits) |
 //! | `io` | any other I/O failure, with its `source()` |
@@ -253,7 +254,7 @@
 //!         "invalid_uri", "not_absolute", "outside_roots", "outside_ceiling",
 //!         "not_a_directory", "not_a_regular_file", "not_found", "already_exists",
 //!         "symlink_loop", "root_gone", "scope_lost", "no_roots", "read_only",
-//!         "invalid_path", "permission_denied", "io",
+//!         "hidden", "invalid_path", "permission_denied", "io",
 //!     ]
 //! );
 //! ```
@@ -353,6 +354,77 @@
 //! keeps plain-set rules: it acts on the snapshot's set and is not judged
 //! against the installed one. Every operation of `RootSet` that can change
 //! the disk has a `Snapshot` method of the same name, which is judged.
+//!
+//! # 14. Parts of a root
+//!
+//! A server may hide parts of every root, or keep them read-only:
+//! [`RootsBuilder::hide`](crate::RootsBuilder::hide) and
+//! [`RootsBuilder::read_only`](crate::RootsBuilder::read_only) for its
+//! policy, [`RootSetBuilder::hide`](crate::RootSetBuilder::hide) and
+//! [`RootSetBuilder::read_only`](crate::RootSetBuilder::read_only) for a
+//! fixed set. The patterns are gitignore's ([`Patterns`](crate::Patterns):
+//! `**/.git/`, `.env`, `.env.*`, `*.pem`, `/secrets/`, `!keep.pem`),
+//! parsed once (a pattern that does not parse is named), and come from the
+//! server only: there are no rule files inside roots, which the model
+//! could write to redraw its own boundary.
+//!
+//! - **Anchoring.** A pattern with a `/` at its start or in its middle is
+//!   anchored; one without matches a name at any depth. The server's
+//!   anchored patterns are relative to the ceiling directory that holds
+//!   the root (the operator does not know the client's root URIs), or to
+//!   each root when there is no ceiling; a set's own are relative to each
+//!   of its roots. A client root that lies inside a hidden part of the
+//!   ceiling grants nothing: it is in [`RootSet::rejected`] with `hidden`.
+//!   A root inside a read-only part is read-only beneath.
+//! - **What a pattern covers.** Everything beneath what it matches: every
+//!   component of a path counts, from the top down, so a negation never
+//!   re-includes anything beneath a hidden directory (`/secrets/` and
+//!   `!keep.pem` hide `secrets/keep.pem`). A trailing `/` does not limit a
+//!   pattern to directories (unlike git): a name is judged before it
+//!   exists, and the answer must not depend on what is there. Names are
+//!   compared as the root's volume compares them: case-insensitively on
+//!   Windows, and insensitive to NFC/NFD too on macOS's default volumes.
+//! - **Hidden.** What a hide pattern matches does not exist for the
+//!   client: it is never opened, created, removed, renamed into or out of,
+//!   copied from or to; [`RootSet::read_dir`](crate::RootSet::read_dir) and
+//!   [`RootSet::walk`](crate::RootSet::walk) leave it out (a walk counts it
+//!   toward `max_entries`, never yields or enters it). A direct access is
+//!   `hidden`; the error names the pattern ([`Error::pattern`](crate::Error::pattern)).
+//! - **Read-only.** What a read-only pattern matches can be read and
+//!   listed; every change (a write, create or truncate open, a remove, a
+//!   directory created, either end of a rename, the destination of a copy)
+//!   is `read_only`. A copy out of it is allowed; a move out of it changes
+//!   it and is refused. Hidden wins over read-only; a read-only root stays
+//!   read-only whatever its patterns.
+//! - **Judged on the object, not the string.** The path matched is the
+//!   path beneath the root of what the operation reaches: after URI
+//!   decoding (`%2Eenv` is `.env`), symlinks, `..` and a walk across roots
+//!   (section 9: the landing root's patterns apply). The input's path is
+//!   first judged as given, before the disk, with every component counted
+//!   before a `..` is resolved (`secrets/../a` is hidden): a lexical check
+//!   may refuse early, never allow, and gives the same answer whether the
+//!   target exists or not. A read is then judged on its descriptor's path
+//!   (the descriptor closed when that is hidden), except when an open with
+//!   no symlink allowed succeeds on a path without `..`: then the path as
+//!   given is the object's. A change is judged before its system call: the
+//!   parent is opened and judged, then its physical path plus the plain
+//!   last name, before anything is created, written, truncated, removed or
+//!   renamed.
+//! - **Over time.** A tracked file whose path comes to be hidden (moved
+//!   into a hidden directory on disk, or a `replace` with other patterns)
+//!   is revoked on the next rescan or replace with `hidden`; one that
+//!   writes and comes to lie in a read-only part, with `read_only`. A
+//!   `replace` judges again the files under the roots it keeps when their
+//!   patterns change.
+//! - **Reporting.** [`Root::hides`](crate::Root::hides) and
+//!   [`Root::protects`](crate::Root::protects) list the patterns that apply
+//!   to a root, for a tool that tells the client what is shared.
+//!
+//! What patterns cannot do (SECURITY.md): a second hard link to a hidden
+//! file is another path, and is not hidden
+//! ([`HardLinks::RefuseWrites`](crate::HardLinks) refuses writes to any
+//! file with more than one link); a link planted by someone else can tell
+//! its maker, by the answer `hidden`, whether its target exists.
 //!
 //! [`RootSet::root`]: crate::RootSet::root
 //! [`RootSet::root_named`]: crate::RootSet::root_named

@@ -29,6 +29,8 @@ mod open;
 #[cfg(target_os = "linux")]
 mod ops;
 #[cfg(target_os = "linux")]
+mod parts;
+#[cfg(target_os = "linux")]
 mod report;
 #[cfg(target_os = "linux")]
 mod rescan;
@@ -50,6 +52,7 @@ const SCENARIOS: &[Scenario] = &[
     ("open", open::open),
     ("lookup", open::lookup),
     ("ops", ops::ops),
+    ("parts", parts::parts),
     ("threads", live::threads),
     ("storm", live::storm),
     ("watch", live::watch),

@@ -101,6 +101,13 @@ const SECTIONS: &[(&str, &[Row])] = &[
         row("RootSet::open(uri), 10,000 roots / File::open", "lookup.r10k_vs_std", Times, Target::None),
         row("Snapshot::open(uri), 10,000 roots / File::open", "lookup.tracked_r10k_vs_std", Times, Target::None),
     ]),
+    ("parts of a root: 20 hide and read-only patterns (none matching) / none", &[
+        row("RootSet::open(uri), 20 patterns / none", "parts.open_uri_vs_none", Times, AtMost(1.25)),
+        row("RootSet::open(path), 20 patterns / none", "parts.open_path_vs_none", Times, AtMost(1.25)),
+        row("RootSet::open(uri), 20 patterns, CPU per open", "parts.open_uri_ns", Ns, Target::None),
+        row("walk of 100,000 entries, 20 patterns / none", "parts.walk_vs_none", Times, AtMost(1.5)),
+        row("walk of 100,000 entries, 20 patterns, CPU", "parts.walk_ms", Ms, Target::None),
+    ]),
     ("file operations against std::fs", &[
         row("create_new / OpenOptions::create_new", "ops.create_new_vs_std", Times, Target::None),
         row("read_dir (32 entries) / std::fs::read_dir", "ops.read_dir_vs_std", Times, Target::None),

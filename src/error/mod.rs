@@ -50,6 +50,10 @@ pub enum ErrorKind {
     /// A mutation (create, write, truncate, remove, rename, atomic write,
     /// copy to a destination) beneath a root the policy makes read-only.
     ReadOnly,
+    /// The path reaches a part of a root that the policy hides: the user did
+    /// not share it. The same answer whether anything is there or not;
+    /// listings and walks leave hidden entries out.
+    Hidden,
     /// A path refused for its form before anything touches the disk: longer
     /// than the platform's `PATH_MAX`, a component longer than `NAME_MAX`,
     /// or, on Windows, a verbatim or device path or a name the platform
@@ -78,6 +82,7 @@ impl ErrorKind {
             Self::ScopeLost => "scope_lost",
             Self::NoRoots => "no_roots",
             Self::ReadOnly => "read_only",
+            Self::Hidden => "hidden",
             Self::InvalidPath => "invalid_path",
             Self::PermissionDenied => "permission_denied",
             Self::Io => "io",
@@ -85,7 +90,7 @@ impl ErrorKind {
     }
 
     /// Every kind, in table order (for documentation and tests).
-    pub const ALL: [ErrorKind; 16] = [
+    pub const ALL: [ErrorKind; 17] = [
         Self::InvalidUri,
         Self::NotAbsolute,
         Self::OutsideRoots,
@@ -99,6 +104,7 @@ impl ErrorKind {
         Self::ScopeLost,
         Self::NoRoots,
         Self::ReadOnly,
+        Self::Hidden,
         Self::InvalidPath,
         Self::PermissionDenied,
         Self::Io,
@@ -115,6 +121,7 @@ impl ErrorKind {
                 | Self::ScopeLost
                 | Self::NoRoots
                 | Self::ReadOnly
+                | Self::Hidden
         )
     }
 
@@ -146,6 +153,7 @@ impl ErrorKind {
             Self::ScopeLost => "handle revoked: its file left the roots",
             Self::NoRoots => "no roots available",
             Self::ReadOnly => "the root is read-only",
+            Self::Hidden => "the user did not share this part of the folder",
             Self::InvalidPath => "path refused for its form",
             Self::PermissionDenied => "permission denied",
             Self::Io => "i/o error",
@@ -225,6 +233,8 @@ pub struct Error {
     op: Operation,
     input: Box<str>,
     detail: Option<&'static str>,
+    /// The policy's pattern that decided a `hidden` or `read_only` refusal.
+    pattern: Option<Box<str>>,
     source: Option<io::Error>,
 }
 
@@ -237,6 +247,7 @@ impl Error {
             op,
             input: input.into(),
             detail: None,
+            pattern: None,
             source: None,
         }
     }
@@ -267,6 +278,19 @@ impl Error {
     pub fn with_detail(mut self, detail: &'static str) -> Self {
         self.detail = Some(detail);
         self
+    }
+
+    /// Names the policy's pattern that decided the refusal.
+    pub(crate) fn with_pattern(mut self, pattern: &str) -> Self {
+        self.pattern = Some(pattern.into());
+        self
+    }
+
+    /// The server's pattern that made the path `hidden` or `read_only`
+    /// ([`RootsBuilder::hide`](crate::RootsBuilder::hide)), when a pattern
+    /// decided it. It is the operator's text, never a name found on disk.
+    pub fn pattern(&self) -> Option<&str> {
+        self.pattern.as_deref()
     }
 
     /// The reason's kind.
@@ -345,6 +369,9 @@ impl fmt::Display for Error {
         )?;
         if let Some(detail) = self.detail {
             write!(f, " ({detail})")?;
+        }
+        if let Some(pattern) = &self.pattern {
+            write!(f, " (pattern \"{}\")", Escaped(pattern))?;
         }
         Ok(())
     }

@@ -66,6 +66,9 @@ fn advice(kind: ErrorKind) -> &'static str {
         ErrorKind::ReadOnly => {
             "is in a folder this server may only read: it cannot be created, changed, moved or removed. Read it, or ask the user for a writable folder."
         }
+        ErrorKind::Hidden => {
+            "is in a part of the folder the user did not share: it cannot be read, listed, created, changed, moved or copied. Leave it alone."
+        }
         ErrorKind::InvalidPath => {
             "is refused for its form: the path or one of its names is too long (or, on Windows, a name the system would alias). Send a shorter, plain path."
         }

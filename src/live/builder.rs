@@ -1,14 +1,17 @@
 //! [`RootsBuilder`]: the server's policy for one session's roots (ceiling,
-//! read-only roots, hardening floor, what a client without roots is served,
+//! read-only roots, hidden and read-only parts, hardening floor, what a client without roots is served,
 //! identity).
 
 use crate::error::Escaped;
 use crate::live::roots::Roots;
 use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks, Writes};
+use crate::options::patterns::Patterns;
+use crate::root::parts::Rules;
 use crate::set::RootSet;
 use crate::set::builder::RootSetBuilder;
 use crate::set::ceiling;
 use crate::set::policy::{EmptyRoots, Policy};
+use crate::set::sharing::Sharing;
 
 /// What a root is, over time ([semantics 10](crate::semantics#10-root-identity)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -30,6 +33,8 @@ pub struct RootsBuilder {
     empty: EmptyRoots,
     identity: RootIdentity,
     hardening: Hardening,
+    hide: Patterns,
+    read_only: Patterns,
 }
 
 impl RootsBuilder {
@@ -115,6 +120,48 @@ impl RootsBuilder {
         self
     }
 
+    /// Hide the parts of every root that `patterns` match (gitignore
+    /// syntax): they do not exist for the client. Nothing there is opened,
+    /// created, removed, renamed or copied, to or from; listings and walks
+    /// leave it out; a direct access is `hidden`, the same answer whether
+    /// anything is there or not. Judged on the path of what an operation
+    /// reaches (after symlinks, `..`, a walk across roots), every component
+    /// counted, names folded as the root's volume folds them
+    /// ([semantics 14](crate::semantics#14-parts-of-a-root)).
+    ///
+    /// An anchored pattern (`/secrets/`) is relative to the ceiling
+    /// directory that holds the root (the operator does not know the
+    /// client's root URIs), or to each root when there is no ceiling. A
+    /// client root inside a hidden part is rejected (`hidden`). A policy,
+    /// applied inside every `replace` and every request-scoped set; a set
+    /// can add patterns of its own ([`RootSetBuilder::hide`]), never
+    /// remove these. Adds to the patterns of earlier calls.
+    ///
+    /// ```
+    /// use mcp_roots::{Patterns, Roots};
+    /// let roots = Roots::builder()
+    ///     .hide(Patterns::parse([".env", ".env.*", "**/.git/", "*.pem", "/secrets/"])?)
+    ///     .read_only(Patterns::parse(["Cargo.lock", "/vendor/"])?)
+    ///     .build();
+    /// # Ok::<(), mcp_roots::PatternError>(())
+    /// ```
+    pub fn hide(mut self, patterns: Patterns) -> Self {
+        self.hide = self.hide.concat(&patterns);
+        self
+    }
+
+    /// Keep the parts of every root that `patterns` match read-only
+    /// (gitignore syntax, anchored as for [`hide`](Self::hide)): they can
+    /// be read and listed, never changed: every mutation, either end of a
+    /// rename (a move out of a read-only part changes it) and the
+    /// destination of a copy are `read_only`; a copy out of one is
+    /// allowed. A hidden part stays hidden; a read-only root stays
+    /// read-only. Adds to the patterns of earlier calls.
+    pub fn read_only(mut self, patterns: Patterns) -> Self {
+        self.read_only = self.read_only.concat(&patterns);
+        self
+    }
+
     /// How root identity is judged.
     pub fn identity(mut self, identity: RootIdentity) -> Self {
         self.identity = identity;
@@ -125,17 +172,24 @@ impl RootsBuilder {
     /// fails with `no_roots` until the first [`Roots::replace`].
     pub fn build(self) -> Roots {
         let hardening = self.hardening;
+        let rules = Rules::new(&self.hide, &self.read_only);
+        let sharing = Sharing {
+            own: None,
+            policy: rules.as_ref(),
+        };
         let read_only = Hardening {
             writes: Writes::Refuse,
             ..hardening
         };
         let ceiling = match (self.ceiling, self.read_only_ceiling) {
             (None, read_only_dirs) if read_only_dirs.is_empty() => None,
-            (writable_dirs, read_only_dirs) => Some(ceiling::settle(RootSet::concat(
-                ceiling_set(writable_dirs.unwrap_or_default(), hardening),
-                ceiling_set(read_only_dirs, read_only),
-                hardening,
-            ))),
+            (writable_dirs, read_only_dirs) => {
+                Some(sharing.apply_to(ceiling::settle(RootSet::concat(
+                    ceiling_set(writable_dirs.unwrap_or_default(), hardening),
+                    ceiling_set(read_only_dirs, read_only),
+                    hardening,
+                ))))
+            }
         };
         for rejected in ceiling.iter().flat_map(RootSet::rejected) {
             tracing::warn!(
@@ -148,6 +202,7 @@ impl RootsBuilder {
             ceiling,
             hardening,
             without_roots: self.empty,
+            rules,
         };
         Roots::with_policy(policy, self.identity)
     }

@@ -421,6 +421,11 @@ impl Roots {
                 {
                     Fate::KeepUnder(root)
                 }
+                // A root that stays with other patterns: its files are
+                // judged again where they lie.
+                Some(now) if revocation::parts::changed(now, before.set.root_by_id(root)) => {
+                    Fate::Locate
+                }
                 Some(_) => continue,
             };
             self.settle_bucket(root, fate, &installed.set, &mut paths, &mut report);

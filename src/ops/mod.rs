@@ -2,8 +2,9 @@
 //! chosen ([`Selected`](crate::root::Selected)): opening, metadata and
 //! resolving ([`open`]), the changes made through the parent directory
 //! ([`mutate`]), whole-file writes and copies ([`atomic`]), listings
-//! ([`read_dir`]) and walks ([`walk`]), and a root's own relative
-//! operations ([`relative`]). Everything here acts relative to a directory
+//! ([`read_dir`]) and walks ([`walk`]), a root's own relative
+//! operations ([`relative`]), and the opens judged by the parts of a root
+//! its policy hides or keeps read-only ([`shared`]). Everything here acts relative to a directory
 //! handle; nothing re-resolves a path after a check. This layer never
 //! imports the sets above it.
 
@@ -12,6 +13,7 @@ pub(crate) mod mutate;
 pub(crate) mod open;
 pub(crate) mod read_dir;
 mod relative;
+pub(crate) mod shared;
 pub(crate) mod walk;
 
 pub use read_dir::{DirEntry, FileType, ReadDir};

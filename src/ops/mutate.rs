@@ -19,9 +19,11 @@
 use cap_std::fs::Dir;
 
 use crate::error::{Error, ErrorKind, Operation};
-use crate::ops::open::{open_landed, open_raw, refuse_dir_demand};
+use crate::ops::open::{open_raw, refuse_dir_demand};
+use crate::ops::shared::{join, open_judged};
 use crate::options::Overwrite;
 use crate::options::hardening::Hardening;
+use crate::root::shared::{Intent, judge};
 use crate::root::writable::check_writes;
 use crate::root::{Selected, Writable};
 use crate::sys;
@@ -66,10 +68,16 @@ impl<'s> Leaf<'s> {
                     .with_detail("the last component must be a name, not '.' or '..'")
             });
         }
-        let opened = open_landed(sel, parent, location, op)?;
+        let judged = open_judged(sel, parent, location, op)?;
+        let opened = judged.opened;
         // A parent reached across roots is judged by the root it lies
-        // beneath (and every root crossed), before any change.
+        // beneath (and every root crossed), before any change, and so is
+        // the name in it by that root's parts.
         check_writes(opened.hardening, op, sel.input)?;
+        if let Some(path) = &judged.path {
+            let full = join(path, name);
+            judge(opened.root, &full, Intent::Change, op, sel.input)?;
+        }
         Ok(Self {
             parent: Dir::from_std_file(opened.file),
             name,

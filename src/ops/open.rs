@@ -8,12 +8,14 @@ use std::fs::{File, Metadata};
 
 use crate::error::{Error, ErrorKind, Operation};
 use crate::ops::read_dir::ReadDir;
+use crate::ops::shared::{open_changing, open_judged};
 use crate::ops::walk::{Walk, WalkLimits};
 use crate::options::hardening::{HardLinks, Hardening};
 use crate::options::{Create, OpenOptions};
 use crate::root::Root;
 use crate::root::ScopedPath;
 use crate::root::Selected;
+use crate::root::shared::{Intent, judge};
 use crate::root::writable::read_only;
 use crate::sys;
 use crate::sys::{Access, How, Kind};
@@ -35,7 +37,7 @@ pub(crate) struct Opened<'s> {
 
 /// Opens `rel` beneath the selected root, adding the root's hardening.
 pub(crate) fn open_raw(sel: &Selected, rel: &str, how: How, op: Operation) -> Result<File, Error> {
-    open_landed(sel, rel, how, op).map(|opened| opened.file)
+    open_judged(sel, rel, how, op).map(|judged| judged.opened.file)
 }
 
 /// Opens `rel` beneath the selected root, adding the root's hardening, and
@@ -155,7 +157,13 @@ pub(crate) fn open_file<'s>(
         ..*how
     };
     let fail = |e| Error::from_os(e, op, sel.input);
-    let opened = open_landed(sel, sel.rel(), open_how, op)?;
+    // Judged by the parts of the root it reaches (before the open, for a
+    // change).
+    let opened = if how.changes() {
+        open_changing(sel, open_how, op)?
+    } else {
+        open_judged(sel, sel.rel(), open_how, op)?.opened
+    };
     let file = &opened.file;
     match sys::kind_of(file).map_err(fail)? {
         Kind::File => {}
@@ -226,8 +234,12 @@ pub(crate) fn read_dir(sel: &Selected) -> Result<ReadDir, Error> {
         directory: true,
         ..How::default()
     };
-    let file = open_raw(sel, sel.rel(), how, op)?;
-    ReadDir::new(file).map_err(|e| Error::from_os(e, op, sel.input))
+    let judged = open_judged(sel, sel.rel(), how, op)?;
+    let hiding = judged
+        .path
+        .map(|path| (judged.opened.root.parts.clone(), path.into_owned()));
+    let file = judged.opened.file;
+    ReadDir::new(file, hiding).map_err(|e| Error::from_os(e, op, sel.input))
 }
 
 /// Metadata of the object, following symlinks beneath the root.
@@ -272,6 +284,8 @@ pub(crate) fn resolve(sel: &Selected) -> Result<ScopedPath, Error> {
         }
         physical.push_str(name);
     }
+    // The missing tail too, where the existing part actually is.
+    judge(located.root, &physical, Intent::Read, op, sel.input)?;
     Ok(ScopedPath::new(
         located.root.id,
         located.root.slash.clone(),
@@ -284,15 +298,17 @@ pub(crate) fn resolve(sel: &Selected) -> Result<ScopedPath, Error> {
 fn locate<'s>(sel: &Selected<'s>, path: &str, last: bool) -> Result<Opened<'s>, Error> {
     let op = Operation::Resolve;
     let how = How::location(false, Default::default());
-    match open_landed(sel, path, how, op) {
+    match open_judged(sel, path, how, op) {
         Err(e) if last && e.kind() == ErrorKind::NotFound => {
             let link = How {
                 nofollow: true,
                 ..how
             };
-            open_landed(sel, path, link, op).map_err(|_| e)
+            open_judged(sel, path, link, op)
+                .map(|judged| judged.opened)
+                .map_err(|_| e)
         }
-        result => result,
+        result => result.map(|judged| judged.opened),
     }
 }
 
@@ -329,7 +345,7 @@ pub(crate) fn walk(sel: &Selected, limits: WalkLimits) -> Result<Walk, Error> {
         directory: true,
         ..How::default()
     };
-    let start = open_landed(sel, sel.rel(), how, op)?;
+    let start = open_judged(sel, sel.rel(), how, op)?.opened;
     let prefix = physical_rel(start.root, &start.file, op, sel.input)?;
     Walk::new(
         start.root,

@@ -6,7 +6,10 @@ use std::fmt;
 use std::fs::File;
 use std::io;
 
+use std::sync::Arc;
+
 use crate::error::{Error, Operation};
+use crate::root::parts::Parts;
 
 /// The type of a directory entry, as the directory reports it (a symlink is
 /// a symlink: listings do not follow links).
@@ -62,12 +65,18 @@ impl DirEntry {
 /// The entries of a directory beneath a root (without `.` and `..`).
 pub struct ReadDir {
     inner: cap_std::fs::ReadDir,
+    /// The parts of the root the policy hides, and the directory's physical
+    /// path below the root: hidden entries are left out.
+    hiding: Option<(Arc<Parts>, String)>,
 }
 
 impl ReadDir {
-    pub(crate) fn new(dir: File) -> io::Result<Self> {
+    /// The entries of `dir`, leaving out those `hiding` hides (the root's
+    /// parts and the directory's physical path below the root).
+    pub(crate) fn new(dir: File, hiding: Option<(Option<Arc<Parts>>, String)>) -> io::Result<Self> {
         let inner = cap_std::fs::Dir::from_std_file(dir).entries()?;
-        Ok(Self { inner })
+        let hiding = hiding.and_then(|(parts, path)| Some((parts?, path)));
+        Ok(Self { inner, hiding })
     }
 }
 
@@ -75,12 +84,19 @@ impl Iterator for ReadDir {
     type Item = Result<DirEntry, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let entry = self.inner.next()?;
-        Some(
-            entry
+        loop {
+            let entry = self
+                .inner
+                .next()?
                 .and_then(DirEntry::from_cap)
-                .map_err(|e| Error::from_os(e, Operation::ReadDir, "<entry>")),
-        )
+                .map_err(|e| Error::from_os(e, Operation::ReadDir, "<entry>"));
+            if let (Ok(entry), Some((parts, dir))) = (&entry, &self.hiding)
+                && parts.hides_entry(dir, &entry.name.to_string_lossy())
+            {
+                continue;
+            }
+            return Some(entry);
+        }
     }
 }
 

@@ -11,6 +11,7 @@ use crate::error::{Error, Operation};
 use crate::ops::read_dir::{DirEntry, FileType};
 use crate::options::hardening::Hardening;
 use crate::root::ScopedPath;
+use crate::root::parts::Parts;
 use crate::root::{Root, RootId};
 use crate::sys;
 use crate::sys::How;
@@ -72,6 +73,8 @@ pub struct Walk {
     root: RootId,
     root_path: Arc<str>,
     hardening: Hardening,
+    /// The parts of the root the policy hides: left out, never entered.
+    parts: Option<Arc<Parts>>,
     limits: WalkLimits,
     stack: Vec<Level>,
     /// Entries examined so far (yielded, skipped or failed).
@@ -97,6 +100,7 @@ impl Walk {
             root: root.id,
             root_path: root.slash.clone(),
             hardening: root.hardening,
+            parts: root.parts.clone(),
             limits,
             stack: Vec::new(),
             examined: 0,
@@ -157,6 +161,11 @@ impl Iterator for Walk {
             let Some(name) = entry.name().to_str() else {
                 continue; // a name that cannot be reported as UTF-8 is skipped
             };
+            if let Some(parts) = &self.parts
+                && parts.hides_entry(&level.prefix, name)
+            {
+                continue; // counted as examined, never yielded or entered
+            }
             let rel = Self::join(&level.prefix, name);
             if entry.file_type() == FileType::Dir && depth < self.limits.max_depth {
                 let how = How {

@@ -2,14 +2,18 @@
 //! [`RootId`], in [`pinned`]), the path it is shown by (`shown`), a path
 //! beneath it ([`ScopedPath`]), and the
 //! choice of a root and the path below it that every operation takes
-//! ([`Selected`]), and the write check every mutation passes ([`writable`]).
+//! ([`Selected`]), the write check every mutation passes ([`writable`]),
+//! and the parts of a root its policy hides or keeps read-only ([`parts`],
+//! judged by [`shared`]).
 //! A root knows how to check that its path still names its
 //! directory; it does not know the operations (they live above, in `ops`).
 
+pub(crate) mod parts;
 pub(crate) mod pinned;
 mod scoped;
 pub(crate) mod selected;
 mod shown;
+pub(crate) mod shared;
 pub(crate) mod writable;
 
 pub(crate) use pinned::{Anchor, Keys};

@@ -8,6 +8,7 @@ use cap_std::fs::Dir;
 
 use crate::options::hardening::{Hardening, Writes};
 use crate::parse::input;
+use crate::root::parts::Parts;
 use crate::sys::{Folding, How, Identity};
 
 /// The identity of a root: the directory (device and inode) its path named
@@ -58,6 +59,9 @@ pub struct Root {
     /// directory and the path below it, so that every later check of the
     /// root's path happens beneath the ceiling too.
     pub(crate) anchor: Option<Anchor>,
+    /// The parts of the root its policy hides or keeps read-only (`None`:
+    /// no pattern applies).
+    pub(crate) parts: Option<Arc<Parts>>,
 }
 
 /// The cleaned paths a root is looked up by (see `set::index`).
@@ -137,6 +141,46 @@ impl Root {
     /// the user about it, or to describe its tools.
     pub fn writes(&self) -> Writes {
         self.hardening.writes
+    }
+
+    /// The patterns of the parts of the root that the policy hides (the
+    /// server's, then the set's own, as given), for a server to tell the
+    /// client what it does not share. See
+    /// [`RootsBuilder::hide`](crate::RootsBuilder::hide).
+    pub fn hides(&self) -> Vec<&str> {
+        self.layers().flat_map(|l| l.rules.hide().iter()).collect()
+    }
+
+    /// The patterns of the parts of the root that the policy keeps
+    /// read-only (see [`RootsBuilder::read_only`](crate::RootsBuilder::read_only)).
+    /// Beside them, [`writes`](Self::writes) says whether the whole root
+    /// is read-only.
+    pub fn protects(&self) -> Vec<&str> {
+        self.layers()
+            .flat_map(|l| l.rules.read_only().iter())
+            .collect()
+    }
+
+    fn layers(&self) -> impl Iterator<Item = &crate::root::parts::Layer> {
+        self.parts.iter().flat_map(|p| p.layers.iter())
+    }
+
+    /// This root with `parts` (itself when it already has the same).
+    pub(crate) fn with_parts(
+        self: &Arc<Self>,
+        parts: Option<Arc<Parts>>,
+    ) -> std::io::Result<Arc<Self>> {
+        let same = match (&self.parts, &parts) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.same_as(b),
+            _ => false,
+        };
+        if same {
+            return Ok(self.clone());
+        }
+        let mut root = self.duplicate(self.name(), self.hardening)?;
+        root.parts = parts;
+        Ok(Arc::new(root))
     }
 
     /// Whether the root's path (as the client gave it) still names the
@@ -236,6 +280,7 @@ impl Root {
             resolved: self.resolved.clone(),
             keys: self.keys.clone(),
             anchor: self.anchor.clone(),
+            parts: self.parts.clone(),
             hardening,
             ..*self
         })

@@ -32,6 +32,8 @@ pub(crate) trait Roots: std::fmt::Debug {
     fn map(&self) -> &dyn RootMap;
     /// The root at `index` of [`map`](Self::map).
     fn root_at(&self, index: usize) -> Option<&Root>;
+    /// Whether any of them has parts its policy hides or keeps read-only.
+    fn has_parts(&self) -> bool;
 }
 
 impl<'s> Selected<'s> {

@@ -8,6 +8,7 @@ use std::ops::Deref;
 
 use crate::error::{Error, ErrorKind, Operation};
 use crate::options::hardening::{Hardening, Writes};
+use crate::root::shared::Intent;
 use crate::root::{Root, Selected};
 
 /// A selection that may be changed: its root's policy allows writes.
@@ -18,8 +19,11 @@ pub(crate) struct Writable<'a, 's> {
 
 impl<'s> Selected<'s> {
     /// This selection, for a mutation `op`: refused (`read_only`) before
-    /// anything touches the disk when its root is read-only.
+    /// anything touches the disk when its root is read-only, and (`hidden`
+    /// or `read_only`) when its path as given names a part of the root the
+    /// policy hides or keeps read-only.
     pub(crate) fn writable(&self, op: Operation) -> Result<Writable<'_, 's>, Error> {
+        self.judge_lexically(Intent::Change, op)?;
         check_write(self.root, op, self.input)?;
         Ok(Writable { sel: self })
     }

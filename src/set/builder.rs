@@ -9,11 +9,14 @@ use cap_std::fs::Dir;
 
 use crate::error::{Error, ErrorKind, Operation};
 use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks, Writes};
+use crate::options::patterns::Patterns;
 use crate::parse::input;
 use crate::parse::lexical::clean_key;
+use crate::root::parts::Rules;
 use crate::root::{Anchor, Keys, Root, RootId};
 use crate::set::index::FastState;
 use crate::set::root_set::{Rejected, RootSet};
+use crate::set::sharing::Sharing;
 use crate::sys;
 
 /// Descriptors kept free for the server's own files when roots are opened.
@@ -33,6 +36,8 @@ pub const RESERVED_DESCRIPTORS: u64 = 64;
 pub struct RootSetBuilder {
     entries: Vec<(Option<String>, String)>,
     hardening: Hardening,
+    hide: Patterns,
+    read_only: Patterns,
 }
 
 impl RootSetBuilder {
@@ -82,6 +87,30 @@ impl RootSetBuilder {
         self
     }
 
+    /// Hide the parts of every root that `patterns` match (gitignore
+    /// syntax, relative to each root): they do not exist for the client.
+    /// Nothing there is opened, created, removed, renamed or copied, to or
+    /// from; listings and walks leave it out; a direct access is `hidden`,
+    /// the same whether anything is there or not. Judged on the path of
+    /// what an operation reaches, every component counted
+    /// ([semantics 14](crate::semantics#14-parts-of-a-root)). Adds to
+    /// the patterns of earlier calls and to the server's
+    /// ([`RootsBuilder::hide`](crate::RootsBuilder::hide)).
+    pub fn hide(mut self, patterns: Patterns) -> Self {
+        self.hide = self.hide.concat(&patterns);
+        self
+    }
+
+    /// Keep the parts of every root that `patterns` match read-only
+    /// (gitignore syntax, relative to each root): they can be read and
+    /// listed, and every change to them (either end of a rename, the
+    /// destination of a copy) is `read_only`. A hidden part stays hidden.
+    /// Adds to the patterns of earlier calls and to the server's.
+    pub fn read_only(mut self, patterns: Patterns) -> Self {
+        self.read_only = self.read_only.concat(&patterns);
+        self
+    }
+
     /// Opens every root. Roots that are not existing directories are listed
     /// in [`RootSet::rejected`] and grant nothing; building never fails.
     ///
@@ -113,19 +142,26 @@ impl RootSetBuilder {
     }
 
     fn build_from(self, current: Option<&RootSet>) -> RootSet {
-        self.build_admitted(current, Hardening::default(), &ByPath)
+        self.build_admitted(current, Hardening::default(), &ByPath, None)
     }
 
     /// Builds with `admission` deciding how each listed root is opened, the
     /// hardening of every root raised to at least `floor`, and the roots of
     /// `current` with the same URI and the same effective hardening taken
-    /// over (identity checked again).
+    /// over (identity checked again); every root carries the set's own
+    /// patterns and the server's `policy` ones (see `sharing`).
     pub(crate) fn build_admitted(
         self,
         current: Option<&RootSet>,
         floor: Hardening,
         admission: &dyn Admission,
+        policy: Option<&Arc<Rules>>,
     ) -> RootSet {
+        let own = Rules::new(&self.hide, &self.read_only);
+        let sharing = Sharing {
+            own: own.as_ref(),
+            policy,
+        };
         let hardening = self.hardening.stricter(floor);
         let mut reusable: HashMap<&str, &Arc<Root>, FastState> = HashMap::default();
         for root in current.map_or(&[][..], RootSet::roots) {
@@ -140,7 +176,10 @@ impl RootSetBuilder {
         for (position, (name, uri)) in self.entries.into_iter().enumerate() {
             let name = name.as_deref();
             if let Some(root) = reusable.get(uri.as_str()).and_then(|r| reuse(r, name)) {
-                roots.push(root);
+                match sharing.apply(&root) {
+                    Ok(root) => roots.push(root),
+                    Err(error) => rejected.push(Rejected::new(name, error)),
+                }
                 continue;
             }
             let result = match budget.refuse(opened, position, &uri) {
@@ -154,7 +193,15 @@ impl RootSetBuilder {
             match result {
                 Ok(admitted) => {
                     opened += admitted.len() as u64;
-                    roots.extend(admitted.into_iter().map(Arc::new));
+                    for mut root in admitted {
+                        match sharing.parts_of(&root) {
+                            Ok(parts) => {
+                                root.parts = parts;
+                                roots.push(Arc::new(root));
+                            }
+                            Err(error) => rejected.push(Rejected::new(name, error)),
+                        }
+                    }
                 }
                 Err(error) => rejected.push(Rejected::new(name, budget.explain(error, position))),
             }
@@ -176,6 +223,15 @@ impl RootSetBuilder {
     /// The same list with `hardening`.
     pub(crate) fn with_hardening(mut self, hardening: Hardening) -> Self {
         self.hardening = hardening;
+        self
+    }
+
+    /// The same list with the set's own patterns of `rules`.
+    pub(crate) fn with_rules(mut self, rules: Option<&Rules>) -> Self {
+        if let Some(rules) = rules {
+            self.hide = rules.hide().clone();
+            self.read_only = rules.read_only().clone();
+        }
         self
     }
 }
@@ -329,6 +385,7 @@ pub(crate) fn root_at(
         folding,
         keys,
         anchor,
+        parts: None,
     })
 }
 

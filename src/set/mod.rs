@@ -1,7 +1,8 @@
 //! Sets of roots: the immutable [`RootSet`] and its operations, its
 //! builder with the descriptor budget ([`builder`]), the path index that
 //! chooses the outermost root ([`index`]), the operator ceiling
-//! ([`ceiling`]), the server's policy ([`policy`]), and what an operation
+//! ([`ceiling`]), the server's policy ([`policy`]), the parts of each root
+//! a set shares ([`sharing`]), and what an operation
 //! may be aimed at ([`Target`]). A set never changes once built; `live`
 //! above replaces it whole.
 
@@ -11,6 +12,7 @@ mod crossing;
 pub(crate) mod index;
 pub(crate) mod policy;
 pub(crate) mod root_set;
+pub(crate) mod sharing;
 mod target;
 
 pub use builder::{RESERVED_DESCRIPTORS, RootSetBuilder};

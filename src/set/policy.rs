@@ -9,10 +9,12 @@ use std::sync::Arc;
 
 use crate::error::{Error, Operation};
 use crate::options::hardening::Hardening;
+use crate::root::parts::Rules;
 use crate::set::RootSet;
 use crate::set::builder::{ByPath, RootSetBuilder};
 use crate::set::ceiling::Ceiling;
 use crate::set::root_set::Rejected;
+use crate::set::sharing::{Sharing, own_rules};
 
 /// The policy of one [`Roots`](crate::Roots), fixed when it is built.
 #[derive(Debug)]
@@ -23,6 +25,8 @@ pub(crate) struct Policy {
     pub(crate) hardening: Hardening,
     /// What a client that shares no folder (and never shared one) is served.
     pub(crate) without_roots: EmptyRoots,
+    /// The server's hide and read-only patterns (see `sharing`).
+    pub(crate) rules: Option<Arc<Rules>>,
 }
 
 impl Policy {
@@ -32,8 +36,13 @@ impl Policy {
     /// (identity checked again).
     pub(crate) fn admit(&self, list: RootSetBuilder, current: Option<&RootSet>) -> RootSet {
         match &self.ceiling {
-            Some(dirs) => list.build_admitted(current, self.hardening, &Ceiling { dirs }),
-            None => list.build_admitted(current, self.hardening, &ByPath),
+            Some(dirs) => list.build_admitted(
+                current,
+                self.hardening,
+                &Ceiling { dirs },
+                self.rules.as_ref(),
+            ),
+            None => list.build_admitted(current, self.hardening, &ByPath, self.rules.as_ref()),
         }
     }
 
@@ -55,17 +64,22 @@ impl Policy {
             for rejected in client.rejected() {
                 list = list.entry(rejected.name(), rejected.uri());
             }
-            return self.admit(list.with_hardening(hardening), None);
+            let own = own_rules(&client);
+            let list = list.with_hardening(hardening).with_rules(own.as_deref());
+            return self.admit(list, None);
         }
         let mut rejected = client.rejected().to_vec();
         let mut roots = Vec::with_capacity(client.len());
         for root in client.roots() {
-            match root.at_least(self.hardening) {
+            let sharing = Sharing {
+                own: None,
+                policy: self.rules.as_ref(),
+            };
+            let raised = root.at_least(self.hardening);
+            let raised = raised.map_err(|err| Error::from_os(err, Operation::AddRoot, root.uri()));
+            match raised.and_then(|root| sharing.apply_keeping_own(&root)) {
                 Ok(root) => roots.push(root),
-                Err(err) => {
-                    let error = Error::from_os(err, Operation::AddRoot, root.uri());
-                    rejected.push(Rejected::new(root.name(), error));
-                }
+                Err(error) => rejected.push(Rejected::new(root.name(), error)),
             }
         }
         RootSet::assemble(roots, rejected, client.hardening().stricter(self.hardening))
@@ -80,6 +94,7 @@ impl Policy {
             ceiling: None,
             hardening: self.hardening,
             without_roots: EmptyRoots::DenyAll,
+            rules: None,
         }
     }
 

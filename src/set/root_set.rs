@@ -73,6 +73,8 @@ pub struct RootSet {
     /// of its roots were accepted: admitting the set again (under a
     /// ceiling, its rejected roots too) asks for the same.
     hardening: Hardening,
+    /// Whether any root has patterns (see `sharing`).
+    has_parts: bool,
 }
 
 /// A root that grants nothing, with the reason.
@@ -127,6 +129,7 @@ impl RootSet {
         let mut by_id = HashMap::with_capacity(roots.len());
         let mut index = PathIndex::default();
         let mut physical = PathIndex::default();
+        let has_parts = roots.iter().any(|root| root.parts.is_some());
         for (i, root) in roots.iter().enumerate() {
             by_id.entry(root.id).or_insert(i);
             for key in root.keys.iter() {
@@ -144,6 +147,7 @@ impl RootSet {
             gone: PathIndex::default(),
             by_id,
             hardening,
+            has_parts,
         }
     }
 
@@ -508,5 +512,9 @@ impl selected::Roots for RootSet {
 
     fn root_at(&self, index: usize) -> Option<&Root> {
         self.root(index)
+    }
+
+    fn has_parts(&self) -> bool {
+        self.has_parts
     }
 }

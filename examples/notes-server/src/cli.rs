@@ -5,7 +5,7 @@
 //! The values an operator gives are checked here, before anything starts:
 //! a `--ceiling` must be an absolute path naming an existing directory, an
 //! `--http` address must be loopback, durations must be numbers of
-//! seconds. A bad value is a usage error that names the argument (exit
+//! seconds, a `--hide` or `--read-only-pattern` must parse. A bad value is a usage error that names the argument (exit
 //! code 2, as for every usage error).
 
 use std::net::SocketAddr;
@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use mcp_roots::{Confinement, EmptyRoots, Writes};
+use mcp_roots::{Confinement, EmptyRoots, Patterns, Writes};
 
 use crate::http;
 
@@ -71,6 +71,19 @@ pub struct ServeArgs {
     /// they change nothing); listing and reading work.
     #[arg(long)]
     pub read_only: bool,
+    /// Hide the parts of every root that PATTERN matches (gitignore
+    /// syntax, repeatable: `.env`, `**/.git/`, `/secrets/`, `!keep.pem`):
+    /// they are left out of listings and every access is refused with
+    /// `hidden`, judged on the file reached (symlinks and `..` included).
+    /// Anchored patterns are relative to the `--ceiling` directory holding
+    /// the root, or to each root without a ceiling.
+    #[arg(long, value_name = "PATTERN", value_parser = pattern)]
+    pub hide: Vec<String>,
+    /// Keep the parts of every root that PATTERN matches read-only
+    /// (gitignore syntax, repeatable, anchored as for `--hide`): changes
+    /// there are refused with `read_only`; reading works.
+    #[arg(long, value_name = "PATTERN", value_parser = pattern)]
+    pub read_only_pattern: Vec<String>,
     /// How long a tool call waits for the client's first roots/list answer
     /// before it fails with `no_roots`.
     #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = seconds)]
@@ -139,6 +152,16 @@ impl ServeArgs {
 }
 
 impl ServeArgs {
+    /// The `--hide` patterns.
+    pub fn hidden(&self) -> Patterns {
+        Patterns::parse(&self.hide).expect("each pattern was checked when parsed")
+    }
+
+    /// The `--read-only-pattern` patterns.
+    pub fn protected(&self) -> Patterns {
+        Patterns::parse(&self.read_only_pattern).expect("each pattern was checked when parsed")
+    }
+
     /// Whether the roots may be written.
     pub fn writes(&self) -> Writes {
         if self.read_only {
@@ -165,6 +188,13 @@ pub struct DemoArgs {
           default_missing_value = "best-effort", requires = "stdio",
           value_parser = crate::confine::mode)]
     pub confine: Option<Confinement>,
+}
+
+/// A `--hide` or `--read-only-pattern` value: one gitignore pattern.
+fn pattern(given: &str) -> Result<String, String> {
+    Patterns::parse([given])
+        .map(|_| given.to_owned())
+        .map_err(|e| e.message().to_owned())
 }
 
 /// A `--ceiling` value: an absolute path that names a directory now.
@@ -275,8 +305,18 @@ mod tests {
             "127.0.0.1:0",
             "--session-idle",
             "60",
+            "--hide",
+            ".env",
+            "--hide=**/.git/",
+            "--read-only-pattern",
+            "/vendor/",
         ])
         .unwrap();
+        assert_eq!(
+            cli.serve.hidden().iter().collect::<Vec<_>>(),
+            [".env", "**/.git/"]
+        );
+        assert_eq!(cli.serve.protected().len(), 1);
         assert!(cli.command.is_none());
         assert_eq!(cli.serve.ceiling, [dir, dir]);
         assert_eq!(cli.serve.roots_wait, Duration::from_millis(500));
@@ -321,6 +361,12 @@ mod tests {
             (vec!["--http", "0.0.0.0:80"], "--http", "loopback"),
             (vec!["--http=nonsense"], "--http", "IP:PORT"),
             (vec!["--roots-wait=-1"], "--roots-wait", "non-negative"),
+            (vec!["--hide", "[z-a]"], "--hide", "range"),
+            (
+                vec!["--read-only-pattern", "a/../b"],
+                "--read-only-pattern",
+                "'..'",
+            ),
             (vec!["--roots-wait", "soon"], "--roots-wait", "number"),
             (
                 vec!["--http", "127.0.0.1:0", "--session-idle=0"],

@@ -137,6 +137,10 @@ fn policy(args: &ServeArgs) -> RootsBuilder {
     if args.read_only {
         tracing::info!("every client root is read-only");
     }
+    if !args.hide.is_empty() || !args.read_only_pattern.is_empty() {
+        tracing::info!(hide = ?args.hide, read_only = ?args.read_only_pattern, "parts of every root are hidden or read-only");
+        policy = policy.hide(args.hidden()).read_only(args.protected());
+    }
     if !args.ceiling.is_empty() {
         tracing::info!(ceiling = ?args.ceiling, "every client root is bounded by the ceiling");
         policy = policy.ceiling(args.ceiling.iter().cloned());

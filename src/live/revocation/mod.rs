@@ -5,13 +5,16 @@
 //! descriptor, [`locate`]), and how a handle is settled: kept, moved to the
 //! root that contains it now, or revoked (descriptor closed): `scope_lost`
 //! when no root contains it, `read_only` when it was opened for writing and
-//! the root that contains it is read-only.
+//! the root that contains it (or the part of it where it lies) is
+//! read-only, `hidden` when it lies in a part of that root the policy hides
+//! ([`parts`]).
 
 use std::fs::File;
 use std::sync::Arc;
 
 pub(crate) mod departed;
 pub(crate) mod locate;
+pub(crate) mod parts;
 
 use crate::error::ErrorKind;
 use crate::error::Escaped;
@@ -107,15 +110,23 @@ fn settle(
         set.root_by_id(root)
             .is_some_and(|root| root.writes() != Writes::Allow)
     };
-    let reason = match now {
-        Some(root) if handle.writes && read_only(root) => ErrorKind::ReadOnly,
-        Some(root) => {
+    let hidden_now = |root| {
+        let root = set.root_by_id(root)?;
+        parts::refusal(root, state.file.as_ref()?, handle.writes)
+    };
+    let refusal = now.and_then(|root| match handle.writes && read_only(root) {
+        true => Some(ErrorKind::ReadOnly),
+        false => hidden_now(root),
+    });
+    let reason = match (now, refusal) {
+        (Some(_), Some(reason)) => reason,
+        (Some(root), None) => {
             state.root = root;
             registry.register(root, handle.id, Arc::downgrade(handle));
             report.kept += 1;
             return;
         }
-        None => ErrorKind::ScopeLost,
+        (None, _) => ErrorKind::ScopeLost,
     };
     state.file = None;
     state.revoked = Some(reason);
@@ -124,7 +135,12 @@ fn settle(
         ErrorKind::ReadOnly => tracing::warn!(
             root = ?state.root,
             %path,
-            "handle revoked: it writes and its root is read-only"
+            "handle revoked: it writes and its root (or its part of it) is read-only"
+        ),
+        ErrorKind::Hidden => tracing::warn!(
+            root = ?state.root,
+            %path,
+            "handle revoked: its file is in a part of the root the policy hides"
         ),
         _ => tracing::warn!(root = ?state.root, %path, "handle revoked: its file left the roots"),
     }

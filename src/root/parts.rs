@@ -1,0 +1,610 @@
+//! The parts of a root that its policy hides or keeps read-only
+//! ([`Patterns`], compiled): what a path beneath the root is, judged from
+//! the top of the path down in one pass.
+//!
+//! Each kind of pattern is compiled into one `GlobSet` per way of folding
+//! names, and each prefix of the path (`a`, `a/b`, `a/b/c`) is tested once
+//! against it: the first prefix that a hide pattern matches (the last
+//! matching pattern not a negation) makes the whole path hidden, so a
+//! negation never re-includes anything beneath a hidden directory; the
+//! first prefix that a read-only pattern matches makes the rest read-only.
+//! Hidden wins over read-only. Names are folded as the root's volume
+//! compares them (case, and Unicode normalisation on macOS), the patterns
+//! with them.
+
+use std::sync::{Arc, OnceLock};
+
+use globset::{Candidate, GlobSet, GlobSetBuilder};
+
+use crate::options::patterns::{Patterns, glob_builder};
+use crate::parse::lexical::fold;
+use crate::sys::Folding;
+
+/// What the policy says of a path beneath a root, with the pattern that
+/// decided it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Verdict<'p> {
+    /// Neither hidden nor read-only.
+    Shared,
+    /// Read-only, by this pattern.
+    ReadOnly(&'p str),
+    /// Hidden, by this pattern.
+    Hidden(&'p str),
+}
+
+/// The hide and read-only patterns of one policy (the server's, or a
+/// set's own), compiled on first use for each folding.
+#[derive(Debug)]
+pub(crate) struct Rules {
+    hide: Patterns,
+    read_only: Patterns,
+    compiled: [OnceLock<Arc<Compiled>>; 3],
+}
+
+impl Rules {
+    /// The rules of `hide` and `read_only`; `None` when both are empty.
+    pub(crate) fn new(hide: &Patterns, read_only: &Patterns) -> Option<Arc<Self>> {
+        if hide.is_empty() && read_only.is_empty() {
+            return None;
+        }
+        Some(Arc::new(Self {
+            hide: hide.clone(),
+            read_only: read_only.clone(),
+            compiled: Default::default(),
+        }))
+    }
+
+    /// The hide patterns, as given.
+    pub(crate) fn hide(&self) -> &Patterns {
+        &self.hide
+    }
+
+    /// The read-only patterns, as given.
+    pub(crate) fn read_only(&self) -> &Patterns {
+        &self.read_only
+    }
+
+    fn compiled(&self, folding: Folding) -> Arc<Compiled> {
+        let slot = match folding {
+            Folding::Exact => 0,
+            Folding::Case => 1,
+            Folding::CaseAndNormalization => 2,
+        };
+        self.compiled[slot]
+            .get_or_init(|| Arc::new(Compiled::compile(&self.hide, &self.read_only, folding)))
+            .clone()
+    }
+}
+
+/// Both kinds of pattern compiled together: the patterns that name one
+/// component at any depth (`.env`, `**/.git/`, `*.pem`) in one `GlobSet`
+/// tested on each name alone, the others in one tested on the path, only
+/// at the depths where one of them can match.
+#[derive(Debug)]
+struct Compiled {
+    names: Matcher,
+    paths: Matcher,
+    /// The fewest and most components a path pattern can match.
+    depths: (usize, usize),
+    /// Every pattern, hide patterns first, each kind in its order.
+    rules: Vec<Compiled1>,
+}
+
+#[derive(Debug)]
+struct Compiled1 {
+    hide: bool,
+    negated: bool,
+    text: Box<str>,
+}
+
+/// One `GlobSet` and the rule each of its globs is.
+#[derive(Debug, Default)]
+struct Matcher {
+    set: GlobSet,
+    rule: Vec<usize>,
+}
+
+impl Compiled {
+    fn compile(hide: &Patterns, read_only: &Patterns, folding: Folding) -> Self {
+        let mut names = (GlobSetBuilder::new(), Vec::new());
+        let mut paths = (GlobSetBuilder::new(), Vec::new());
+        let mut depths = (usize::MAX, 0);
+        let mut rules = Vec::with_capacity(hide.len() + read_only.len());
+        let all = hide.rules().map(|r| (true, r));
+        for (is_hide, rule) in all.chain(read_only.rules().map(|r| (false, r))) {
+            let folded = fold(&rule.glob, folding);
+            let name = folded
+                .strip_prefix("**/")
+                .filter(|rest| !rest.contains('/'));
+            let (glob, into) = match name {
+                Some(name) => (name, &mut names),
+                None => {
+                    let parts: Vec<&str> = folded.split('/').collect();
+                    let stars = parts.iter().filter(|c| **c == "**").count();
+                    depths.0 = depths.0.min(parts.len() - stars);
+                    depths.1 = match stars {
+                        0 => depths.1.max(parts.len()),
+                        _ => usize::MAX,
+                    };
+                    (&*folded, &mut paths)
+                }
+            };
+            // A folded glob that no longer compiles (a class range folded
+            // out of order) is matched as written.
+            let compiled = glob_builder(glob)
+                .build()
+                .or_else(|_| glob_builder(&rule.glob).build())
+                .expect("checked when the patterns were parsed");
+            into.0.add(compiled);
+            into.1.push(rules.len());
+            rules.push(Compiled1 {
+                hide: is_hide,
+                negated: rule.negated,
+                text: rule.text.into(),
+            });
+        }
+        let build = |(builder, rule): (GlobSetBuilder, Vec<usize>)| Matcher {
+            set: builder.build().expect("each glob compiled on its own"),
+            rule,
+        };
+        Self {
+            names: build(names),
+            paths: build(paths),
+            depths,
+            rules,
+        }
+    }
+
+    /// The hide and the read-only pattern that decide for the path `path`
+    /// whose last component is `name` and which has `depth` components:
+    /// for each kind, the last pattern that matches, unless it is a
+    /// negation.
+    fn hit(&self, name: &str, path: &str, depth: usize) -> (Option<&str>, Option<&str>) {
+        let name = (!self.names.rule.is_empty()).then(|| Candidate::new(name));
+        let in_depth =
+            !self.paths.rule.is_empty() && (self.depths.0..=self.depths.1).contains(&depth);
+        let path = in_depth.then(|| Candidate::new(path));
+        let named = name
+            .as_ref()
+            .is_some_and(|c| self.names.set.is_match_candidate(c));
+        let pathed = path
+            .as_ref()
+            .is_some_and(|c| self.paths.set.is_match_candidate(c));
+        if !named && !pathed {
+            return (None, None);
+        }
+        let mut last = [None::<usize>; 2];
+        let mut scratch = Vec::new();
+        for (candidate, matcher) in [(name, &self.names), (path, &self.paths)] {
+            let Some(candidate) = candidate else { continue };
+            matcher.set.matches_candidate_into(&candidate, &mut scratch);
+            for &local in &scratch {
+                let index = matcher.rule[local];
+                let slot = usize::from(!self.rules[index].hide);
+                last[slot] = last[slot].max(Some(index));
+            }
+        }
+        let decide = |index: Option<usize>| {
+            let rule = &self.rules[index?];
+            (!rule.negated).then_some(&*rule.text)
+        };
+        (decide(last[0]), decide(last[1]))
+    }
+}
+
+/// One policy's rules as they apply to one root: relative to a directory
+/// that is the root or holds it (`prefix`, folded, below that directory).
+#[derive(Debug, Clone)]
+pub(crate) struct Layer {
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) from: Source,
+    compiled: Arc<Compiled>,
+    prefix: Box<str>,
+    /// The root itself lies in a part these rules keep read-only.
+    base_read_only: Option<Box<str>>,
+}
+
+/// Whose rules a layer holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// The server's policy (relative to the ceiling directory holding the
+    /// root, or to the root).
+    Policy,
+    /// The set's own (relative to the root).
+    Set,
+}
+
+impl Layer {
+    /// `rules` for a root on a volume that folds names as `folding`, lying
+    /// at `prefix` (a `/`-separated path of plain names, `""` for the
+    /// directory itself) below the directory the rules are relative to.
+    ///
+    /// # Errors
+    ///
+    /// The hide pattern that hides the root itself (a root inside a hidden
+    /// directory grants nothing).
+    pub(crate) fn new(
+        rules: &Arc<Rules>,
+        from: Source,
+        folding: Folding,
+        prefix: &str,
+    ) -> Result<Self, Box<str>> {
+        let folded: Vec<String> = prefix
+            .split('/')
+            .filter(|c| !c.is_empty() && *c != ".")
+            .map(|c| fold(c, folding).into_owned())
+            .collect();
+        let mut layer = Self {
+            rules: rules.clone(),
+            from,
+            compiled: rules.compiled(folding),
+            prefix: Box::from(""),
+            base_read_only: None,
+        };
+        let (hidden, read_only) = layer.judge(folded.iter().map(String::as_str), Folding::Exact);
+        if let Some(pattern) = hidden {
+            return Err(pattern.into());
+        }
+        layer.base_read_only = read_only.map(Into::into);
+        layer.prefix = folded.join("/").into();
+        Ok(layer)
+    }
+
+    /// Whether the entry `name` of the shared directory `dir` (below the
+    /// root) is hidden: only its own component is tested.
+    fn hides_entry(&self, dir: &str, name: &str, folding: Folding) -> bool {
+        let mut path = String::with_capacity(self.prefix.len() + dir.len() + name.len() + 2);
+        path.push_str(&self.prefix);
+        let mut depth = self.prefix.split('/').filter(|c| !c.is_empty()).count();
+        for component in dir.split('/').filter(|c| !matches!(*c, "" | ".")) {
+            if !path.is_empty() {
+                path.push('/');
+            }
+            path.push_str(&fold(component, folding));
+            depth += 1;
+        }
+        if !path.is_empty() {
+            path.push('/');
+        }
+        let start = path.len();
+        path.push_str(&fold(name, folding));
+        self.compiled
+            .hit(&path[start..], &path, depth + 1)
+            .0
+            .is_some()
+    }
+
+    /// The hide and the read-only pattern that match the path of
+    /// `components` (below the root), judged from the top down: `..` goes
+    /// back one component (every prefix passed through counts), `.` and
+    /// empty components are skipped.
+    fn judge<'a>(
+        &self,
+        components: impl Iterator<Item = &'a str>,
+        folding: Folding,
+    ) -> (Option<&str>, Option<&str>) {
+        let mut path = String::with_capacity(self.prefix.len() + 64);
+        path.push_str(&self.prefix);
+        let base = self.prefix.split('/').filter(|c| !c.is_empty()).count();
+        let mut depth = base;
+        let mut read_only = self.base_read_only.as_deref();
+        for component in components {
+            match component {
+                "" | "." => continue,
+                ".." => {
+                    if depth > base {
+                        let start = path.rfind('/').unwrap_or(0);
+                        path.truncate(start);
+                        depth -= 1;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            if !path.is_empty() {
+                path.push('/');
+            }
+            let start = path.len();
+            path.push_str(&fold(component, folding));
+            depth += 1;
+            let (hidden, ro) = self.compiled.hit(&path[start..], &path, depth);
+            if hidden.is_some() {
+                return (hidden, read_only);
+            }
+            read_only = read_only.or(ro);
+        }
+        (None, read_only)
+    }
+}
+
+/// Every layer of rules that applies to one root.
+#[derive(Debug, Clone)]
+pub(crate) struct Parts {
+    pub(crate) layers: Vec<Layer>,
+    pub(crate) folding: Folding,
+}
+
+impl Parts {
+    /// What the rules say of `rel`, a `/`-separated path below the root
+    /// (`.` or empty for the root itself). Every component counts, from
+    /// the top: a `..` goes back, so a lexical path that passes through a
+    /// hidden part (`secrets/../a`) is hidden.
+    pub(crate) fn judge(&self, rel: &str) -> Verdict<'_> {
+        let mut read_only = None;
+        for layer in &self.layers {
+            let (hidden, ro) = layer.judge(rel.split('/'), self.folding);
+            if let Some(pattern) = hidden {
+                return Verdict::Hidden(pattern);
+            }
+            read_only = read_only.or(ro);
+        }
+        read_only.map_or(Verdict::Shared, Verdict::ReadOnly)
+    }
+
+    /// Whether `name`, an entry of the directory at `dir` (a `/`-separated
+    /// physical path below the root), is hidden.
+    ///
+    /// The directory itself is taken as shared (a listing or a walk judged
+    /// it when it opened it): only the entry's own component is tested.
+    pub(crate) fn hides_entry(&self, dir: &str, name: &str) -> bool {
+        self.layers
+            .iter()
+            .any(|layer| layer.hides_entry(dir, name, self.folding))
+    }
+
+    /// The same layers, as judged equal for taking a root over: the same
+    /// pattern text, from the same place, at the same prefix.
+    pub(crate) fn same_as(&self, other: &Parts) -> bool {
+        self.folding == other.folding
+            && self.layers.len() == other.layers.len()
+            && self.layers.iter().zip(&other.layers).all(|(a, b)| {
+                a.from == b.from
+                    && a.prefix == b.prefix
+                    && a.rules.hide == b.rules.hide
+                    && a.rules.read_only == b.rules.read_only
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(hide: &[&str], read_only: &[&str], folding: Folding, prefix: &str) -> Parts {
+        let rules = Rules::new(
+            &Patterns::parse(hide).unwrap(),
+            &Patterns::parse(read_only).unwrap(),
+        )
+        .unwrap();
+        Parts {
+            layers: vec![Layer::new(&rules, Source::Policy, folding, prefix).unwrap()],
+            folding,
+        }
+    }
+
+    const HIDE: &[&str] = &[
+        "**/.git/",
+        ".env",
+        ".env.*",
+        "*.pem",
+        "/secrets/",
+        "!keep.pem",
+    ];
+
+    #[test]
+    fn hidden_rows() {
+        let p = parts(HIDE, &[], Folding::Exact, "");
+        let hidden = [
+            (".env", ".env"),
+            ("a/b/.env", ".env"),
+            (".env.local", ".env.*"),
+            ("x/.env.prod/inner", ".env.*"),
+            (".git", "**/.git/"),
+            (".git/config", "**/.git/"),
+            ("sub/.git/objects/ab/cd", "**/.git/"),
+            ("key.pem", "*.pem"),
+            ("deep/er/key.pem", "*.pem"),
+            ("secrets", "/secrets/"),
+            ("secrets/keep.pem", "/secrets/"),
+            ("secrets/a/b", "/secrets/"),
+            ("./secrets/x", "/secrets/"),
+            ("secrets/../a", "/secrets/"),
+            ("a/../.env", ".env"),
+            ("a//.env", ".env"),
+            ("a/./.git/HEAD", "**/.git/"),
+        ];
+        for (rel, pattern) in hidden {
+            assert_eq!(p.judge(rel), Verdict::Hidden(pattern), "{rel}");
+        }
+        let shared = [
+            ".",
+            "",
+            "a",
+            "keep.pem",
+            "a/keep.pem",
+            "sub/secrets/x",
+            ".environment",
+            "env",
+            "a.pem.txt",
+            ".gitignore",
+            "x.git",
+            "src/main.rs",
+        ];
+        for rel in shared {
+            assert_eq!(p.judge(rel), Verdict::Shared, "{rel}");
+        }
+    }
+
+    #[test]
+    fn hidden_wins_and_read_only_covers_what_is_beneath() {
+        let p = parts(
+            &["*.key"],
+            &["/vendor/", "*.lock", "!Cargo.lock", "docs"],
+            Folding::Exact,
+            "",
+        );
+        let rows = [
+            ("vendor", Verdict::ReadOnly("/vendor/")),
+            ("vendor/a/b.rs", Verdict::ReadOnly("/vendor/")),
+            ("vendor/Cargo.lock", Verdict::ReadOnly("/vendor/")),
+            ("vendor/x.key", Verdict::Hidden("*.key")),
+            ("x/yarn.lock", Verdict::ReadOnly("*.lock")),
+            ("Cargo.lock", Verdict::Shared),
+            ("a/docs/x", Verdict::ReadOnly("docs")),
+            ("a/docs", Verdict::ReadOnly("docs")),
+            ("src/lib.rs", Verdict::Shared),
+            ("docs.md", Verdict::Shared),
+        ];
+        for (rel, verdict) in rows {
+            assert_eq!(p.judge(rel), verdict, "{rel}");
+        }
+    }
+
+    #[test]
+    fn a_negation_never_reaches_beneath_a_hidden_directory() {
+        let p = parts(
+            &["/build/", "!build/keep", "*.log", "!important.log"],
+            &[],
+            Folding::Exact,
+            "",
+        );
+        assert_eq!(p.judge("build/keep"), Verdict::Hidden("/build/"));
+        assert_eq!(p.judge("build/keep/x"), Verdict::Hidden("/build/"));
+        assert_eq!(p.judge("important.log"), Verdict::Shared);
+        assert_eq!(p.judge("a/important.log"), Verdict::Shared);
+        assert_eq!(p.judge("a/other.log"), Verdict::Hidden("*.log"));
+        // A negation re-includes a name; a later pattern hides it again.
+        let again = parts(&["*.log", "!a.log", "a.*"], &[], Folding::Exact, "");
+        assert_eq!(again.judge("a.log"), Verdict::Hidden("a.*"));
+    }
+
+    #[test]
+    fn a_trailing_slash_or_none_covers_the_same() {
+        for pattern in ["secrets", "secrets/", "/secrets", "/secrets/"] {
+            let p = parts(&[pattern], &[], Folding::Exact, "");
+            for rel in ["secrets", "secrets/a", "secrets/a/b.txt"] {
+                assert_eq!(p.judge(rel), Verdict::Hidden(pattern), "{pattern} {rel}");
+            }
+            let anchored = pattern.starts_with('/');
+            assert_eq!(
+                p.judge("x/secrets/a") == Verdict::Shared,
+                anchored,
+                "{pattern}"
+            );
+        }
+    }
+
+    #[test]
+    fn anchored_patterns_are_relative_to_the_prefix() {
+        // The root is `proj` below the directory the patterns name.
+        let p = parts(
+            &["/proj/secrets/", "/other/"],
+            &["/proj/ro/"],
+            Folding::Exact,
+            "proj",
+        );
+        assert_eq!(p.judge("secrets/x"), Verdict::Hidden("/proj/secrets/"));
+        assert_eq!(p.judge("ro/x"), Verdict::ReadOnly("/proj/ro/"));
+        assert_eq!(p.judge("other"), Verdict::Shared);
+        assert_eq!(p.judge("proj/secrets"), Verdict::Shared);
+        // A root inside a read-only part is read-only everywhere beneath.
+        let inside = parts(&[".env"], &["/vendor/"], Folding::Exact, "vendor/lib");
+        assert_eq!(inside.judge("a.rs"), Verdict::ReadOnly("/vendor/"));
+        assert_eq!(inside.judge("."), Verdict::ReadOnly("/vendor/"));
+        assert_eq!(inside.judge("x/.env"), Verdict::Hidden(".env"));
+        // A root inside a hidden part is refused whole.
+        let rules = Rules::new(&Patterns::parse(["/secrets/"]).unwrap(), &Patterns::new()).unwrap();
+        let err = Layer::new(&rules, Source::Policy, Folding::Exact, "secrets/inner").unwrap_err();
+        assert_eq!(&*err, "/secrets/");
+        assert!(Layer::new(&rules, Source::Policy, Folding::Exact, "not/secrets").is_ok());
+    }
+
+    #[test]
+    fn names_fold_as_the_volume_folds_them() {
+        let exact = parts(&[".env", "Café/", "*.PEM"], &[], Folding::Exact, "");
+        let case = parts(&[".env", "Café/", "*.PEM"], &[], Folding::Case, "");
+        let mac = parts(
+            &[".env", "Café/", "*.PEM"],
+            &[],
+            Folding::CaseAndNormalization,
+            "",
+        );
+        let nfd = "Cafe\u{301}/x";
+        let rows: [(&str, [bool; 3]); 9] = [
+            (".env", [true, true, true]),
+            (".ENV", [false, true, true]),
+            (".Env", [false, true, true]),
+            ("a/.eNv", [false, true, true]),
+            ("key.pem", [false, true, true]),
+            ("key.PEM", [true, true, true]),
+            ("Café/x", [true, true, true]),
+            ("CAFÉ/x", [false, true, true]),
+            (nfd, [false, false, true]),
+        ];
+        for (rel, [e, c, m]) in rows {
+            assert_eq!(
+                matches!(exact.judge(rel), Verdict::Hidden(_)),
+                e,
+                "exact {rel}"
+            );
+            assert_eq!(
+                matches!(case.judge(rel), Verdict::Hidden(_)),
+                c,
+                "case {rel}"
+            );
+            assert_eq!(matches!(mac.judge(rel), Verdict::Hidden(_)), m, "mac {rel}");
+        }
+        // Folded prefixes too.
+        let rules = Rules::new(&Patterns::parse(["/Secrets/"]).unwrap(), &Patterns::new()).unwrap();
+        assert!(Layer::new(&rules, Source::Policy, Folding::Case, "SECRETS/x").is_err());
+        assert!(Layer::new(&rules, Source::Policy, Folding::Exact, "SECRETS/x").is_ok());
+    }
+
+    #[test]
+    fn entries_are_judged_in_their_directory() {
+        let p = parts(HIDE, &["docs"], Folding::Exact, "");
+        assert!(p.hides_entry("", ".env"));
+        assert!(p.hides_entry("a/b", ".env"));
+        assert!(p.hides_entry("", "secrets"));
+        assert!(!p.hides_entry("a", "secrets"));
+        // The directory is taken as judged already: only the name counts.
+        assert!(!p.hides_entry("secrets", "keep.pem"));
+        assert!(p.hides_entry("a/b/c", "x.pem"));
+        assert!(!p.hides_entry("a", "keep.pem"));
+        assert!(!p.hides_entry("", "docs"));
+    }
+
+    #[test]
+    fn layers_combine_and_compare_by_text() {
+        let a = parts(&[".env"], &[], Folding::Exact, "");
+        let b = parts(&[".env"], &[], Folding::Exact, "");
+        assert!(a.same_as(&b));
+        assert!(!a.same_as(&parts(&[".env"], &[], Folding::Exact, "x")));
+        assert!(!a.same_as(&parts(&["*.pem"], &[], Folding::Exact, "")));
+        let mut both = a.clone();
+        both.layers
+            .extend(parts(&[], &["*.md"], Folding::Exact, "").layers);
+        assert_eq!(both.judge("x/.env"), Verdict::Hidden(".env"));
+        assert_eq!(both.judge("x/a.md"), Verdict::ReadOnly("*.md"));
+        assert_eq!(both.judge("x/a.rs"), Verdict::Shared);
+    }
+
+    #[test]
+    fn one_pass_is_cheap() {
+        // Twenty patterns, a ten-deep path: one GlobSet test per component.
+        let hide: Vec<String> = (0..10).map(|i| format!("*.secret{i}")).collect();
+        let ro: Vec<String> = (0..10).map(|i| format!("/vendor{i}/")).collect();
+        let hide: Vec<&str> = hide.iter().map(String::as_str).collect();
+        let ro: Vec<&str> = ro.iter().map(String::as_str).collect();
+        let p = parts(&hide, &ro, Folding::Exact, "");
+        let rel = "a/b/c/d/e/f/g/h/i/file.txt";
+        assert_eq!(p.judge(rel), Verdict::Shared);
+        let start = std::time::Instant::now();
+        for _ in 0..1000 {
+            std::hint::black_box(p.judge(std::hint::black_box(rel)));
+        }
+        // Generous for a debug build on a loaded machine; the release
+        // figure is in docs/PERFORMANCE.md.
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
+    }
+}
