@@ -140,7 +140,11 @@
 //!
 //! # Features
 //!
-//! None. The features of `mcp_roots` (such as `watch`) are chosen on the
+//! - `http`: [`http`], Streamable HTTP serving for any server on the glue
+//!   (rmcp's session manager behind axum, loopback only, `Host`/`Origin`
+//!   checks, idle expiry, `404` for an unknown session).
+//!
+//! The features of `mcp_roots` (such as `watch`) are chosen on the
 //! server's own `mcp-roots` dependency.
 
 mod answer;
@@ -151,8 +155,12 @@ mod denial;
 mod elicit;
 mod empty;
 mod format;
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub mod http;
 mod input_required;
 mod legacy;
+mod progress;
 mod rounds;
 mod serve;
 mod session;
@@ -166,6 +174,7 @@ pub use call::{Revision, ToolCall};
 pub use denial::tool_error;
 pub use elicit::{ElicitError, Elicitor, Form, Outcome};
 pub use input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
+pub use progress::{PROGRESS_INTERVAL, Progress};
 pub use rounds::{
     Clock, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_ROUND_WAIT,
     DEFAULT_URL_WAIT_ROUNDS, Rounds,
