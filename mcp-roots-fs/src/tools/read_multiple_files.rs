@@ -13,6 +13,7 @@ use crate::paths::target;
 use crate::reply;
 use crate::server::FsServer;
 use crate::tools::args::ReadMultipleFiles;
+use crate::tools::failed;
 
 /// The most text one call returns (the answer is held in memory whole).
 const MAX_TOTAL: u64 = 64 * 1024 * 1024;
@@ -25,6 +26,10 @@ pub(crate) async fn run(
     server
         .roots
         .serve_blocking(call, move |snap| {
+            if args.paths.is_empty() {
+                // The original's schema says `min(1)`; its SDK refuses the call.
+                return Err(failed("At least one file path must be provided"));
+            }
             let mut total: u64 = 0;
             let parts: Vec<String> = args
                 .paths
