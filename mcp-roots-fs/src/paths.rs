@@ -22,7 +22,7 @@ fn spell(untrusted: &str, home: Option<&str>, first_root: Option<&str>) -> Strin
         }
         _ => untrusted.to_owned(),
     };
-    if expanded.starts_with('/') || expanded.starts_with("file:") || expanded.is_empty() {
+    if expanded.starts_with('/') || has_scheme(&expanded) || expanded.is_empty() {
         return expanded;
     }
     match first_root {
@@ -30,6 +30,17 @@ fn spell(untrusted: &str, home: Option<&str>, first_root: Option<&str>) -> Strin
         // No root: the library refuses it (no_roots or not_absolute).
         None => expanded,
     }
+}
+
+/// Whether `s` starts with a URI scheme (`file:`, `FILE:`, `http:`): the
+/// library judges it as a URI (and refuses every scheme but `file`).
+fn has_scheme(s: &str) -> bool {
+    let Some((scheme, _)) = s.split_once(':') else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
 #[cfg(test)]
@@ -43,6 +54,11 @@ mod tests {
         for (given, want) in [
             ("/srv/r/x", "/srv/r/x"),
             ("file:///srv/r/x", "file:///srv/r/x"),
+            ("FILE:///srv/r/x", "FILE:///srv/r/x"),
+            ("http://h/x", "http://h/x"),
+            ("C:/x", "C:/x"),
+            ("a:b/../c", "a:b/../c"),
+            ("dir/a:b", "/srv/r/dir/a:b"),
             ("~", "/home/a"),
             ("~/x", "/home/a/x"),
             ("x/y", "/srv/r/x/y"),

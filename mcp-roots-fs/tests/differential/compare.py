@@ -295,6 +295,8 @@ def calls() -> list[Call]:
     add("tree after changes", "directory_tree", lambda b: {"path": r(b)})
     add("list after changes", "list_directory", lambda b: {"path": r(b)})
     add("unknown tool", "no_such_tool", lambda b: {}, "unknown-tool")
+    # Last: the trees differ after it.
+    add("move a link inside", "move_file", lambda b: {"source": r(b, "link_in"), "destination": r(b, "link_moved")}, "move-link")
     return c
 
 
@@ -318,6 +320,8 @@ def check_listed(name: str, orig: dict[str, Any], ours: dict[str, Any]) -> tuple
         rest_w = [l for l in w.split("\n")[:-3] if "link_out" not in l]
         ok = bool(wl) and wl[0].endswith(" 0 B") and ol and not ol[0].endswith(" 0 B") and sorted(same_rest) == sorted(rest_w)
         return ok, f"{ol[0].split()[-2:] if ol else None} vs {wl[0].split()[-2:] if wl else None}"
+    if name == "move-link":
+        return orig == ours, "the same reply; the trees differ (checked beside)"
     if name == "unknown-tool":
         # The original's SDK answers a tool result; rmcp a JSON-RPC error.
         ok = orig == {"isError": True} and ours == {"isError": True, "protocol": True}
@@ -384,6 +388,14 @@ async def differential(original: str, ours: str) -> None:
                     report(ok, f"same   {tool:<26} {label}", detail)
                 else:
                     ok, detail = check_listed(expect, r1, r2)
+                    if expect == "move-link":
+                        # The original resolves the link and moves its target;
+                        # ours moves the link itself (rename's own meaning).
+                        trees = (
+                            t1.get("root/link_moved", ("",))[0] == "file" and "root/a.txt" not in t1 and t1.get("root/link_in") == ("link", "a.txt")
+                            and t2.get("root/link_moved") == ("link", "a.txt") and "root/link_in" not in t2 and "root/a.txt" in t2
+                        )
+                        tree_detail = "" if trees else f"original {t1.get('root/link_moved')}, ours {t2.get('root/link_moved')}"
                     ok = ok and trees
                     if ok:
                         counted["listed"] += 1
