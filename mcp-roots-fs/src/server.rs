@@ -90,22 +90,6 @@ impl Config {
         }
         policy
     }
-
-    /// A configuration for tests: `dirs`, the default bounds.
-    #[cfg(test)]
-    pub(crate) fn for_dirs(dirs: Vec<PathBuf>) -> Self {
-        Self {
-            dirs,
-            read_only_dirs: Vec::new(),
-            read_only: false,
-            confirm: false,
-            bounds: Bounds {
-                max_entries: 100_000,
-                max_depth: 64,
-                deadline: std::time::Duration::from_secs(60),
-            },
-        }
-    }
 }
 
 /// One session's server (stdio: one per process; HTTP: one per session).

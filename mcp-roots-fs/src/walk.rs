@@ -62,7 +62,7 @@ pub(crate) fn walk(
         if progress.is_cancelled() {
             return Ok(Some("the client cancelled the call".to_owned()));
         }
-        if seen % 64 == 0 && begun.elapsed() > bounds.deadline {
+        if seen.is_multiple_of(64) && begun.elapsed() > bounds.deadline {
             return Ok(Some(format!(
                 "the walk ran past its deadline of {:?} (--walk-timeout) after {seen} entries",
                 bounds.deadline

@@ -119,6 +119,9 @@
 //!   for tools; [`run`](SessionRoots::run) for file work on the session
 //!   revisions only (it waits for a `roots/list` answer that 2026-07-28
 //!   never sends).
+//! - [`Progress`]: a call's progress token and cancellation, for long
+//!   blocking work (a walk) that polls [`Progress::is_cancelled`] and sends
+//!   [`Progress::report`].
 //! - [`tool_error`]: a refusal as a tool result the model can act on;
 //!   [`Stop`]: how a body leaves early with `?`.
 //! - [`Elicitor`], [`Form`], [`Outcome`]: form elicitation with flat forms,

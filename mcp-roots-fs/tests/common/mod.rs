@@ -12,16 +12,16 @@ use serde_json::Value;
 
 /// `Connection`'s type of an in-process server: none, the server is a child.
 #[derive(Debug)]
-pub struct NoServer;
+pub(crate) struct NoServer;
 
 impl rmcp::ServerHandler for NoServer {}
 
-pub fn binary() -> &'static Path {
+pub(crate) fn binary() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_mcp-roots-fs"))
 }
 
 /// The binary with `args`, spoken to on 2025-11-25 by `script`.
-pub async fn start(args: &[String], script: &ScriptedClient) -> Connection<NoServer> {
+pub(crate) async fn start(args: &[String], script: &ScriptedClient) -> Connection<NoServer> {
     Connection::spawn(
         binary(),
         args,
@@ -32,12 +32,12 @@ pub async fn start(args: &[String], script: &ScriptedClient) -> Connection<NoSer
     .expect("the server starts")
 }
 
-pub async fn call(client: &Client, tool: &'static str, args: Value) -> CallToolResult {
+pub(crate) async fn call(client: &Client, tool: &'static str, args: Value) -> CallToolResult {
     mcp_script::call(client, tool, args)
         .await
         .expect("a tool result")
 }
 
-pub fn failed(result: &CallToolResult) -> bool {
+pub(crate) fn failed(result: &CallToolResult) -> bool {
     result.is_error == Some(true)
 }
