@@ -1,20 +1,21 @@
 //! `notes-server --http 127.0.0.1:PORT`: the notes server over Streamable
 //! HTTP, many sessions in one process, each behind its own boundary.
 //!
-//! rmcp's [`StreamableHttpService`] is served by axum (as rmcp's own
-//! Streamable HTTP examples do), HTTP/1.1 on a loopback address only, at
-//! [`PATH`]. Its service factory builds a fresh [`NotesServer`] from the
-//! operator's policy for every session and for every stateless request:
+//! The serving is the glue's ([`mcp_roots_rmcp::http`], shared with
+//! `mcp-roots-fs`): rmcp's Streamable HTTP service behind axum, HTTP/1.1 on
+//! a loopback address only, at [`PATH`]. Its factory builds a fresh
+//! [`NotesServer`] from the operator's policy for every session and every
+//! stateless request:
 //!
 //! - 2024-11-05 to 2025-11-25: `initialize` opens a session
 //!   (`Mcp-Session-Id`) with a server of its own: its own
 //!   [`SessionRoots`](mcp_roots_rmcp::SessionRoots) (a `Roots` built for
 //!   it), held notes and questions. A request naming an unknown or ended
-//!   session gets `404`. The session ends with its client's `DELETE`, or
-//!   after `idle` without a message (default [`DEFAULT_SESSION_IDLE`]);
-//!   either way its server is dropped: its roots go, its held notes'
-//!   descriptors are closed, and the questions it was waiting on are
-//!   dropped with the session's channel.
+//!   session gets `404`, a `DELETE` included. The session ends with its
+//!   client's `DELETE`, or after `idle` without a message (default
+//!   [`DEFAULT_SESSION_IDLE`]); either way its server is dropped: its roots
+//!   go, its held notes' descriptors are closed, and the questions it was
+//!   waiting on are dropped with the session's channel.
 //! - 2026-07-28: every request stands alone (rmcp serves that revision
 //!   statelessly): a fresh server per request, the roots come with the
 //!   request, and the glue's process-wide `Rounds` carry a call across its
@@ -27,86 +28,17 @@
 
 use std::future::Future;
 use std::io;
-use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
+pub use mcp_roots_rmcp::http::{DEFAULT_SESSION_IDLE, PATH, bind, config, loopback};
+
 use crate::NotesServer;
-
-/// How long a session may go without a message before it ends, by default.
-pub const DEFAULT_SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
-
-/// The path of the MCP endpoint.
-pub const PATH: &str = "/mcp";
 
 /// What the server prints on stderr once it listens, before its URL
 /// (`notes-server: listening on http://127.0.0.1:PORT/mcp`).
 pub const LISTENING: &str = "notes-server: listening on ";
-
-/// The loopback hosts a request's `Host` and `Origin` may name.
-const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
-
-/// The address `text` names, if it is a loopback one (`127.0.0.0/8` or
-/// `[::1]`, with a port; port 0 picks a free one).
-///
-/// # Errors
-///
-/// A sentence for the operator: not an `IP:PORT`, or not loopback.
-pub fn loopback(text: &str) -> Result<SocketAddr, String> {
-    let addr: SocketAddr = text.parse().map_err(|_| {
-        format!(
-            "--http takes a loopback IP:PORT such as 127.0.0.1:8080 or [::1]:8080, not {text:?}"
-        )
-    })?;
-    if !addr.ip().is_loopback() {
-        return Err(format!(
-            "refusing to listen on {addr}: --http serves loopback addresses only \
-             (127.0.0.0/8 or [::1]); the server has no authentication of its own"
-        ));
-    }
-    Ok(addr)
-}
-
-/// rmcp's configuration for a server bound at `bound`: sessions for the
-/// 2025 revisions, the `Host` allow-list (loopback names with the bound
-/// port) and the `Origin` allow-list (loopback origins), enforced.
-pub fn config(bound: SocketAddr) -> StreamableHttpServerConfig {
-    let port = bound.port();
-    let ip = match bound {
-        SocketAddr::V4(v4) => v4.ip().to_string(),
-        SocketAddr::V6(v6) => format!("[{}]", v6.ip()),
-    };
-    let mut hosts: Vec<String> = LOOPBACK_HOSTS.iter().map(|h| (*h).to_owned()).collect();
-    if !hosts.contains(&ip) {
-        hosts.push(ip);
-    }
-    let origins: Vec<String> = hosts
-        .iter()
-        .flat_map(|host| ["http", "https"].map(|scheme| format!("{scheme}://{host}:*")))
-        .collect();
-    StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(true)
-        .with_allowed_hosts(hosts.iter().map(|host| format!("{host}:{port}")))
-        .with_allowed_origins(origins)
-        .enforce_origin_validation()
-}
-
-/// Binds `addr`, which must be loopback.
-///
-/// # Errors
-///
-/// Not a loopback address, or the bind fails (the port is taken).
-pub async fn bind(addr: SocketAddr) -> io::Result<TcpListener> {
-    if !addr.ip().is_loopback() {
-        let message = format!("{addr} is not a loopback address");
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, message));
-    }
-    TcpListener::bind(addr).await
-}
 
 /// Serves MCP over Streamable HTTP on `listener` until `shutdown` ends:
 /// `sessions` builds the server of each new session and of each stateless
@@ -124,67 +56,5 @@ pub async fn serve<F>(
 where
     F: Fn() -> NotesServer + Send + Sync + 'static,
 {
-    let bound = listener.local_addr()?;
-    let mut manager = LocalSessionManager::default();
-    manager.session_config.keep_alive = Some(idle);
-    let config = config(bound);
-    // Cancelling rmcp's token ends every session and open stream, so the
-    // graceful shutdown does not wait on idle SSE streams.
-    let cancel = config.cancellation_token.clone();
-    let service = StreamableHttpService::new(move || Ok(sessions()), Arc::new(manager), config);
-    let router = axum::Router::new().nest_service(PATH, service);
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            cancel.cancel();
-        })
-        .await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_loopback_addresses_are_accepted() {
-        for ok in ["127.0.0.1:0", "127.0.0.2:8080", "[::1]:0"] {
-            assert!(loopback(ok).is_ok(), "{ok}");
-        }
-        for refused in [
-            "0.0.0.0:8080",
-            "[::]:8080",
-            "192.168.1.2:80",
-            "[::ffff:127.0.0.1]:80",
-            "localhost:80",
-            "127.0.0.1",
-            "",
-        ] {
-            assert!(loopback(refused).is_err(), "{refused}");
-        }
-    }
-
-    #[test]
-    fn hosts_name_the_bound_port_and_origins_are_loopback() {
-        let config = config("127.0.0.2:4000".parse().unwrap());
-        assert_eq!(
-            config.allowed_hosts,
-            [
-                "localhost:4000",
-                "127.0.0.1:4000",
-                "[::1]:4000",
-                "127.0.0.2:4000"
-            ]
-        );
-        assert!(
-            config
-                .allowed_origins
-                .contains(&"http://[::1]:*".to_owned())
-        );
-        assert!(config.allowed_origins.iter().all(|o| {
-            LOOPBACK_HOSTS
-                .iter()
-                .chain(["127.0.0.2"].iter())
-                .any(|h| o.contains(h))
-        }));
-    }
+    mcp_roots_rmcp::http::serve(listener, sessions, idle, shutdown).await
 }
