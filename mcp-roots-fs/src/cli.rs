@@ -38,7 +38,7 @@ pub(crate) struct Cli {
 
     /// The most entries one search_files, directory_tree or listing
     /// examines before it stops and says so.
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
     pub(crate) max_entries: usize,
 
     /// The deepest directory level a search or a tree enters.
