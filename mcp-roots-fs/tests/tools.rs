@@ -186,6 +186,63 @@ async fn confirm_asks_before_an_overwrite_and_keeps_the_file_on_decline() {
         "new"
     );
     assert_eq!(script.asked().len(), 2);
+    // An edit that would be applied asks; a dry run does not.
+    let edit = |dry: bool| json!({ "path": tree.at("root/a.txt"), "edits": [{ "oldText": "new", "newText": "edited" }], "dryRun": dry });
+    let preview = call(c, "edit_file", edit(true)).await;
+    assert!(
+        text_of(&preview).starts_with("```diff") && script.asked().len() == 2,
+        "{preview:?}"
+    );
+    script.answer(decline());
+    let kept = call(c, "edit_file", edit(false)).await;
+    assert!(text_of(&kept).starts_with("Not edited"), "{kept:?}");
+    assert_eq!(
+        std::fs::read_to_string(tree.at("root/a.txt")).unwrap(),
+        "new"
+    );
+    script.answer(accept(json!({ "confirm": true })));
+    let edited = call(c, "edit_file", edit(false)).await;
+    assert!(text_of(&edited).starts_with("```diff"), "{edited:?}");
+    assert_eq!(
+        std::fs::read_to_string(tree.at("root/a.txt")).unwrap(),
+        "edited"
+    );
+    // A move onto an existing name asks, and replaces it on accept.
+    let onto = json!({ "source": tree.at("root/new.txt"), "destination": tree.at("root/a.txt") });
+    script.answer(decline());
+    let kept = call(c, "move_file", onto.clone()).await;
+    assert!(text_of(&kept).starts_with("Not moved"), "{kept:?}");
+    assert_eq!(
+        std::fs::read_to_string(tree.at("root/a.txt")).unwrap(),
+        "edited"
+    );
+    script.answer(accept(json!({ "confirm": true })));
+    let moved = call(c, "move_file", onto).await;
+    assert!(
+        text_of(&moved).starts_with("Successfully moved"),
+        "{moved:?}"
+    );
+    assert_eq!(std::fs::read_to_string(tree.at("root/a.txt")).unwrap(), "n");
+    assert_eq!(script.asked().len(), 6);
+    assert!(conn.close().await);
+}
+
+#[tokio::test]
+async fn confirm_without_forms_changes_nothing() {
+    let tree = Tree::new();
+    let script = ScriptedClient::new(false, false);
+    let conn = start(&["--confirm".to_owned(), tree.at("root")], &script).await;
+    let over = call(
+        &conn.client,
+        "write_file",
+        json!({ "path": tree.at("root/a.txt"), "content": "x" }),
+    )
+    .await;
+    assert!(failed(&over), "{over:?}");
+    assert_eq!(
+        std::fs::read_to_string(tree.at("root/a.txt")).unwrap(),
+        "alpha\nbeta\n"
+    );
     assert!(conn.close().await);
 }
 
