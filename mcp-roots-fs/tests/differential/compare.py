@@ -489,6 +489,10 @@ async def options(ours: str) -> None:
         async with Client(quiet(ours, [str(b / "root")])) as c:
             r = await call(c, "read_text_file", {"path": str(b / "root/sub/y.log")})
             report(text(r) == "log\n", f"revision {c.protocol_version}: read_text_file")
+            s = await call(c, "search_files", {"path": str(b / "root/sub"), "pattern": "**/*.md"})
+            report(text(s) == str(b / "root/sub/deep/z.md"), f"revision {c.protocol_version}: search_files", text(s))
+            w = await call(c, "write_file", {"path": str(b / "root/modern.txt"), "content": "m"})
+            report(not w.get("isError") and (b / "root/modern.txt").read_text() == "m", f"revision {c.protocol_version}: write_file")
 
 
 async def main() -> int:
