@@ -60,6 +60,10 @@ pub(crate) fn walk(
     while let Some(entry) = walk.next() {
         seen += 1;
         if progress.is_cancelled() {
+            tracing::info!(
+                entries = seen,
+                "walk stopped: the client cancelled the call"
+            );
             return Ok(Some("the client cancelled the call".to_owned()));
         }
         if seen.is_multiple_of(64) && begun.elapsed() > bounds.deadline {

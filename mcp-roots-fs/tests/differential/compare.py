@@ -459,6 +459,29 @@ async def options(ours: str) -> None:
 
             result = await c.call_tool("search_files", {"path": str(b / "root"), "pattern": "**/f2999"}, progress_callback=progress)
             report(not result.is_error and "f2999" in text(result.model_dump(by_alias=True, mode="json")), f"progress token: search answered, {len(seen)} progress notification(s)")
+        # notifications/cancelled stops a walk in progress (the server logs it).
+        # 80,000 files: several times what the walk gets through before the
+        # cancellation arrives (about 20,000 in this debug build).
+        for i in range(80):
+            d = b / "root/wide" / f"d{i}"
+            d.mkdir(parents=True, exist_ok=True)
+            for j in range(1000):
+                (d / f"f{j}").touch()
+        log = b / "server.log"
+        wrapped = StdioServerParameters(
+            command="sh",
+            args=["-c", f'exec "$0" --walk-timeout 600 "$1" 2>"$2"', ours, str(b / "root"), str(log)],
+            env={**os.environ, "RUST_LOG": "mcp_roots_fs=info"},
+        )
+        async with Client(wrapped, mode="legacy") as c:
+            with anyio.move_on_after(0.05):
+                await c.call_tool("search_files", {"path": str(b / "root"), "pattern": "**/nothing"})
+            await anyio.sleep(1.0)
+            after = await call(c, "list_allowed_directories", {})
+        logged = log.read_text() if log.exists() else ""
+        report("the client cancelled the call" in logged and not after.get("isError"),
+               "notifications/cancelled stops a walk in progress", next((l for l in logged.splitlines() if "cancelled" in l), "not logged"))
+        shutil.rmtree(b / "root/wide")
         # Roots: narrow within the directories; un-sharing shares nothing.
         shared = [f"file://{b}/root/sub"]
 
