@@ -167,6 +167,9 @@
 //!   for tools; [`run`](SessionRoots::run) for file work on the session
 //!   revisions only (it waits for a `roots/list` answer that 2026-07-28
 //!   never sends).
+//! - [`Progress`]: a call's progress token and cancellation, for long
+//!   blocking work (a walk) that polls [`Progress::is_cancelled`] and sends
+//!   [`Progress::report`].
 //! - [`tool_error`]: a refusal as a tool result the model can act on;
 //!   [`Stop`]: how a body leaves early with `?`.
 //! - [`Elicitor`], [`Form`], [`Outcome`]: form elicitation with flat forms,
@@ -188,6 +191,9 @@
 //!
 //! # Features
 //!
+//! - `http`: [`http`], Streamable HTTP serving for any server on the glue
+//!   (rmcp's session manager behind axum, loopback only, `Host`/`Origin`
+//!   checks, idle expiry, `404` for an unknown session).
 //! - `redis`: [`Store::redis`], the store several instances share (the
 //!   `redis` crate 1.x on tokio, with its connection manager). Off by
 //!   default: a server of one instance does not build it.
@@ -203,9 +209,13 @@ mod denial;
 mod elicit;
 mod empty;
 mod format;
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub mod http;
 mod input_required;
 mod legacy;
 mod parameters;
+mod progress;
 mod rounds;
 mod serve;
 mod session;
@@ -220,6 +230,7 @@ pub use denial::tool_error;
 pub use elicit::{ElicitError, Elicitor, Form, Outcome};
 pub use input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
 pub use parameters::Parameters;
+pub use progress::{PROGRESS_INTERVAL, Progress};
 pub use rounds::{
     Clock, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_POLL, DEFAULT_URL_ROUND_WAIT,
     DEFAULT_URL_WAIT_ROUNDS, KeyError, KeyRing, Rounds, STATE_KEYS_ENV, Store, StoreError,

@@ -80,6 +80,9 @@ pub struct Walk {
     /// Entries examined so far (yielded, skipped or failed).
     examined: usize,
     truncated: bool,
+    /// Whether the last entry yielded was a directory the walk entered
+    /// (its level is on top of the stack).
+    entered: bool,
 }
 
 struct Level {
@@ -105,6 +108,7 @@ impl Walk {
             stack: Vec::new(),
             examined: 0,
             truncated: false,
+            entered: false,
         };
         walk.push(start, prefix, 1)
             .map_err(|e| Error::from_os(e, Operation::Walk, "<start>"))?;
@@ -115,6 +119,17 @@ impl Walk {
     /// It may yield fewer entries than `max_entries`: skipped ones count.
     pub fn is_truncated(&self) -> bool {
         self.truncated
+    }
+
+    /// Skips the contents of the directory just yielded: the walk does not
+    /// descend into it (its descriptor is closed at once) and its entries do
+    /// not count against `max_entries`. Does nothing after an entry that is
+    /// not a directory the walk entered (a file, a symlink, a directory at
+    /// `max_depth`).
+    pub fn skip_entered(&mut self) {
+        if std::mem::take(&mut self.entered) {
+            self.stack.pop();
+        }
     }
 
     fn push(&mut self, dir: Dir, prefix: String, depth: usize) -> std::io::Result<()> {
@@ -141,6 +156,7 @@ impl Iterator for Walk {
     type Item = Result<WalkEntry, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        self.entered = false;
         loop {
             let level = self.stack.last_mut()?;
             let Some(entry) = level.entries.next() else {
@@ -180,6 +196,7 @@ impl Iterator for Walk {
                         {
                             return Some(Err(Error::from_os(e, Operation::Walk, &rel)));
                         }
+                        self.entered = true;
                     }
                     Err(e) => return Some(Err(Error::from_os(e, Operation::Walk, &rel))),
                 }

@@ -1,0 +1,119 @@
+//! The command line: the original's `DIR…`, and the options beyond it.
+
+use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
+
+use clap::Parser;
+
+/// The MCP filesystem server on the mcp-roots boundary: a drop-in
+/// replacement for `@modelcontextprotocol/server-filesystem`.
+#[derive(Debug, Parser)]
+#[command(name = "mcp-roots-fs", version)]
+pub(crate) struct Cli {
+    /// The directories the server may use: the most a client's roots can
+    /// share, and what is served until the client shares folders. `~` and
+    /// relative paths are resolved here, against the home directory and the
+    /// working directory.
+    #[arg(value_name = "DIR")]
+    pub(crate) dirs: Vec<String>,
+
+    /// Refuse every change (write, edit, create, move) in every directory.
+    #[arg(long)]
+    pub(crate) read_only: bool,
+
+    /// A directory the server may read but never change (repeatable).
+    #[arg(long = "read-only-dir", value_name = "DIR")]
+    pub(crate) read_only_dirs: Vec<String>,
+
+    /// Serve Streamable HTTP on this loopback address (127.0.0.1:PORT or
+    /// [::1]:PORT) instead of stdio.
+    #[arg(long, value_name = "IP:PORT")]
+    pub(crate) http: Option<String>,
+
+    /// Ask the user (form elicitation, where the client supports it)
+    /// before overwriting a file, moving onto an existing name or applying
+    /// an edit.
+    #[arg(long)]
+    pub(crate) confirm: bool,
+
+    /// The most entries one search_files, directory_tree or listing
+    /// examines before it stops and says so.
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    pub(crate) max_entries: usize,
+
+    /// The deepest directory level a search or a tree enters.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub(crate) max_depth: usize,
+
+    /// The longest one walk may run, in seconds, before it stops and says so.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub(crate) walk_timeout: f64,
+}
+
+impl Cli {
+    /// The walk deadline as a duration (at least a millisecond).
+    pub(crate) fn walk_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.walk_timeout.max(0.001))
+    }
+}
+
+/// An operator's directory as an absolute path: `~` and `~/…` expanded
+/// against `home`, a relative path resolved against `cwd`, then `.` and
+/// `..` removed as text (as the original's `path.resolve` does). These are
+/// the operator's values, not a client's: the boundary judges the result.
+pub(crate) fn operator_dir(dir: &str, home: Option<&Path>, cwd: &Path) -> PathBuf {
+    let expanded = match (dir, home) {
+        ("~", Some(home)) => home.to_path_buf(),
+        (d, Some(home)) if d.starts_with("~/") => home.join(&d[2..]),
+        (d, _) => PathBuf::from(d),
+    };
+    let absolute = if expanded.is_absolute() {
+        expanded
+    } else {
+        cwd.join(expanded)
+    };
+    lexical(&absolute)
+}
+
+/// `.` and `..` removed as text, as Node's `path.resolve` does.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operator_dirs_resolve_like_the_original() {
+        let home = Path::new("/home/a");
+        let cwd = Path::new("/work/x");
+        for (given, want) in [
+            ("~", "/home/a"),
+            ("~/docs", "/home/a/docs"),
+            ("docs", "/work/x/docs"),
+            ("./docs/../notes", "/work/x/notes"),
+            ("..", "/work"),
+            ("/abs/./p/", "/abs/p"),
+            ("~user", "/work/x/~user"),
+            ("/../..", "/"),
+        ] {
+            assert_eq!(
+                operator_dir(given, Some(home), cwd),
+                Path::new(want),
+                "{given}"
+            );
+        }
+        assert_eq!(operator_dir("~/d", None, cwd), Path::new("/work/x/~/d"));
+    }
+}

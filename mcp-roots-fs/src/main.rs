@@ -1,0 +1,91 @@
+//! `mcp-roots-fs`: the MCP filesystem server, a drop-in replacement for
+//! `@modelcontextprotocol/server-filesystem`, with every file operation kept
+//! inside the directories the operator named and the client shared.
+//!
+//! `mcp-roots-fs DIR…` serves stdio; `--http 127.0.0.1:PORT` serves
+//! Streamable HTTP. See the README for the options and the differences from
+//! the original.
+
+mod cli;
+mod collate;
+mod glob;
+mod paths;
+mod reply;
+mod server;
+mod size;
+mod time;
+mod tools;
+mod walk;
+
+use std::io::stderr;
+use std::process::ExitCode;
+
+use clap::Parser;
+use rmcp::ServiceExt;
+use tracing_subscriber::{EnvFilter, filter::LevelFilter, fmt};
+
+use crate::cli::Cli;
+use crate::server::{Config, FsServer};
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    // The log on stderr (stdout is the protocol): RUST_LOG, default info.
+    let filter = EnvFilter::builder().with_default_directive(LevelFilter::INFO.into());
+    let _ = fmt()
+        .with_env_filter(filter.from_env_lossy())
+        .with_writer(stderr)
+        .try_init();
+    let cli = Cli::parse();
+    let config = match Config::from_cli(&cli) {
+        Ok(config) => config,
+        Err(message) => {
+            eprintln!("mcp-roots-fs: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let served = match cli.http.as_deref() {
+        Some(addr) => serve_http(addr, config).await,
+        None => serve_stdio(config).await,
+    };
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("mcp-roots-fs: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve_stdio(config: Config) -> Result<(), String> {
+    let server = FsServer::new(std::sync::Arc::new(config));
+    let running = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| e.to_string())?;
+    running.waiting().await.map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+async fn serve_http(addr: &str, config: Config) -> Result<(), String> {
+    let addr = mcp_roots_rmcp::http::loopback(addr)?;
+    let listener = mcp_roots_rmcp::http::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let bound = listener.local_addr().map_err(|e| e.to_string())?;
+    eprintln!(
+        "mcp-roots-fs: listening on http://{bound}{}",
+        mcp_roots_rmcp::http::PATH
+    );
+    let config = std::sync::Arc::new(config);
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    mcp_roots_rmcp::http::serve(
+        listener,
+        move || FsServer::new(config.clone()),
+        mcp_roots_rmcp::http::DEFAULT_SESSION_IDLE,
+        shutdown,
+    )
+    .await
+    .map_err(|e| e.to_string())
+}

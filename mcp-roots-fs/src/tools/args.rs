@@ -1,0 +1,96 @@
+//! The tools' arguments: the original's names, types and defaults.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// `read_text_file` and `read_file`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct ReadTextFile {
+    pub(crate) path: String,
+    /// If provided, returns only the last N lines of the file
+    pub(crate) tail: Option<f64>,
+    /// If provided, returns only the first N lines of the file
+    pub(crate) head: Option<f64>,
+}
+
+/// A tool with one path.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct PathOnly {
+    pub(crate) path: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct ReadMultipleFiles {
+    /// Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.
+    #[schemars(length(min = 1))]
+    pub(crate) paths: Vec<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct WriteFile {
+    pub(crate) path: String,
+    pub(crate) content: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct Edit {
+    /// Text to search for - must match exactly
+    #[serde(rename = "oldText")]
+    #[schemars(rename = "oldText")]
+    pub(crate) old_text: String,
+    /// Text to replace with
+    #[serde(rename = "newText")]
+    #[schemars(rename = "newText")]
+    pub(crate) new_text: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct EditFile {
+    pub(crate) path: String,
+    pub(crate) edits: Vec<Edit>,
+    /// Preview changes using git-style diff format
+    #[serde(rename = "dryRun", default)]
+    #[schemars(rename = "dryRun")]
+    pub(crate) dry_run: bool,
+}
+
+/// `list_directory_with_sizes`' order.
+#[derive(Clone, Copy, Debug, Default, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum SortBy {
+    #[default]
+    Name,
+    Size,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct ListWithSizes {
+    pub(crate) path: String,
+    /// Sort entries by name or size
+    #[serde(rename = "sortBy", default)]
+    #[schemars(rename = "sortBy")]
+    pub(crate) sort_by: SortBy,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct DirectoryTree {
+    pub(crate) path: String,
+    #[serde(rename = "excludePatterns", default)]
+    #[schemars(rename = "excludePatterns")]
+    pub(crate) exclude_patterns: Vec<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct MoveFile {
+    pub(crate) source: String,
+    pub(crate) destination: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct SearchFiles {
+    pub(crate) path: String,
+    pub(crate) pattern: String,
+    #[serde(rename = "excludePatterns", default)]
+    #[schemars(rename = "excludePatterns")]
+    pub(crate) exclude_patterns: Vec<String>,
+}

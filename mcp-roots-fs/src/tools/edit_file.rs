@@ -1,0 +1,63 @@
+//! `edit_file`: applies `edits` in order (each the first exact match of
+//! `oldText`, else the first run of lines equal to it up to surrounding
+//! whitespace, its indentation kept), returns the git-style unified diff in
+//! a fenced block, and writes the result atomically unless `dryRun`. With
+//! `--confirm`, an edit that would be applied asks the user first.
+
+mod apply;
+mod diff;
+
+use std::io::Read;
+
+use mcp_roots_rmcp::{Outcome, Stop, ToolCall};
+use rmcp::model::CallToolResponse;
+
+use crate::paths::target;
+use crate::reply;
+use crate::server::FsServer;
+use crate::tools::args::EditFile;
+use crate::tools::{failed, physical};
+
+pub(crate) async fn run(server: &FsServer, call: ToolCall, args: EditFile) -> CallToolResponse {
+    let confirm = server.config.confirm;
+    server
+        .roots
+        .serve_with(call, move |mut ask| async move {
+            let path = args.path.clone();
+            let edits: Vec<(String, String)> = args
+                .edits
+                .iter()
+                .map(|e| (e.old_text.clone(), e.new_text.clone()))
+                .collect();
+            let (real, new, fenced) = ask
+                .files(move |snap| {
+                    let scoped = snap.resolve(target(snap, &path).as_str())?;
+                    let mut bytes = Vec::new();
+                    snap.open(&scoped)?
+                        .read_to_end(&mut bytes)
+                        .map_err(|e| failed(e.to_string()))?;
+                    let old = String::from_utf8_lossy(&bytes).replace("\r\n", "\n");
+                    let new = apply::apply(&old, &edits).map_err(failed)?;
+                    let shown = physical(snap, &scoped);
+                    let fenced = diff::fenced(&diff::unified(&old, &new, &shown));
+                    Ok::<_, Stop>((scoped, new, fenced))
+                })
+                .await?;
+            if args.dry_run {
+                return Ok(reply::text(fenced));
+            }
+            if confirm {
+                let question = format!("Apply this edit to {}?\n\n{fenced}", args.path);
+                if ask.confirm(question, "Apply the edit").await? != Outcome::Accepted(()) {
+                    return Ok(reply::text(format!(
+                        "Not edited: the user kept {}",
+                        args.path
+                    )));
+                }
+            }
+            ask.files(move |snap| Ok(snap.write_atomic(&real, new.as_bytes())?))
+                .await?;
+            Ok(reply::text(fenced))
+        })
+        .await
+}

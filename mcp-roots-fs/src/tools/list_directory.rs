@@ -1,0 +1,51 @@
+//! `list_directory`: `[DIR] name` / `[FILE] name`, one a line, in the
+//! directory's own order (a symlink is a `[FILE]`, as in the original).
+//! Bounded by `--max-entries`; on the blocking pool; stops on cancellation.
+
+use mcp_roots::FileType;
+use mcp_roots_rmcp::{Progress, ToolCall};
+use rmcp::model::CallToolResponse;
+
+use crate::paths::target;
+use crate::reply;
+use crate::server::FsServer;
+use crate::tools::args::PathOnly;
+
+pub(crate) async fn run(
+    server: &FsServer,
+    call: ToolCall,
+    progress: Progress,
+    args: PathOnly,
+) -> CallToolResponse {
+    let max = server.config.bounds.max_entries;
+    server
+        .roots
+        .serve_blocking(call, move |snap| {
+            let mut lines = Vec::new();
+            let mut stopped = None;
+            for entry in snap.read_dir(target(snap, &args.path).as_str())? {
+                if lines.len() == max {
+                    stopped = Some(format!(
+                        "the listing reached its limit of {max} entries (--max-entries)"
+                    ));
+                    break;
+                }
+                if progress.is_cancelled() {
+                    stopped = Some("the client cancelled the call".to_owned());
+                    break;
+                }
+                let entry = entry?;
+                let kind = if entry.file_type() == FileType::Dir {
+                    "[DIR]"
+                } else {
+                    "[FILE]"
+                };
+                lines.push(format!("{kind} {}", entry.name().to_string_lossy()));
+                progress.report(lines.len() as u64, || {
+                    format!("{} entries listed", lines.len())
+                });
+            }
+            Ok(reply::text_stopped(lines.join("\n"), stopped))
+        })
+        .await
+}

@@ -1,0 +1,141 @@
+//! `list_directory_with_sizes`: the listing with each file's size, sorted
+//! by name (JavaScript's `localeCompare` order) or by size (largest first),
+//! and the totals. A symlink's size is its target's when the target is
+//! inside the roots, else 0 (the original reports the size of any target).
+
+use mcp_roots::FileType;
+use mcp_roots_rmcp::{Progress, ToolCall};
+use rmcp::model::CallToolResponse;
+
+use crate::collate::locale_compare;
+use crate::paths::target;
+use crate::reply;
+use crate::server::FsServer;
+use crate::size::format_size;
+use crate::tools::args::{ListWithSizes, SortBy};
+use crate::tools::physical;
+
+struct Row {
+    name: String,
+    dir: bool,
+    size: u64,
+}
+
+pub(crate) async fn run(
+    server: &FsServer,
+    call: ToolCall,
+    progress: Progress,
+    args: ListWithSizes,
+) -> CallToolResponse {
+    let max = server.config.bounds.max_entries;
+    server
+        .roots
+        .serve_blocking(call, move |snap| {
+            let spelled = target(snap, &args.path);
+            let dir = physical(snap, &snap.resolve(spelled.as_str())?);
+            let mut rows = Vec::new();
+            let mut stopped = None;
+            for entry in snap.read_dir(spelled.as_str())? {
+                if rows.len() == max {
+                    stopped = Some(format!(
+                        "the listing reached its limit of {max} entries (--max-entries)"
+                    ));
+                    break;
+                }
+                if progress.is_cancelled() {
+                    stopped = Some("the client cancelled the call".to_owned());
+                    break;
+                }
+                let entry = entry?;
+                let name = entry.name().to_string_lossy().into_owned();
+                let size = snap
+                    .metadata(format!("{}/{name}", dir.trim_end_matches('/')).as_str())
+                    .map(|m| m.len())
+                    .unwrap_or(0);
+                rows.push(Row {
+                    name,
+                    dir: entry.file_type() == FileType::Dir,
+                    size,
+                });
+                progress.report(rows.len() as u64, || {
+                    format!("{} entries listed", rows.len())
+                });
+            }
+            Ok(reply::text_stopped(
+                format_rows(rows, args.sort_by),
+                stopped,
+            ))
+        })
+        .await
+}
+
+fn format_rows(mut rows: Vec<Row>, sort_by: SortBy) -> String {
+    let files = rows.iter().filter(|r| !r.dir).count();
+    let dirs = rows.len() - files;
+    let total: u64 = rows.iter().filter(|r| !r.dir).map(|r| r.size).sum();
+    match sort_by {
+        // Stable, as JavaScript's sort: equal sizes keep the listing's order.
+        SortBy::Size => rows.sort_by_key(|r| std::cmp::Reverse(r.size)),
+        SortBy::Name => rows.sort_by(|a, b| locale_compare(&a.name, &b.name)),
+    }
+    let mut lines: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let kind = if r.dir { "[DIR]" } else { "[FILE]" };
+            let size = if r.dir {
+                String::new()
+            } else {
+                pad_start(&format_size(r.size), 10)
+            };
+            format!("{kind} {} {size}", pad_end(&r.name, 30))
+        })
+        .collect();
+    lines.push(String::new());
+    lines.push(format!("Total: {files} files, {dirs} directories"));
+    lines.push(format!("Combined size: {}", format_size(total)));
+    lines.join("\n")
+}
+
+/// JavaScript's `padEnd`: the length counted in UTF-16 units.
+fn pad_end(s: &str, width: usize) -> String {
+    let len = s.encode_utf16().count();
+    format!("{s}{}", " ".repeat(width.saturating_sub(len)))
+}
+
+fn pad_start(s: &str, width: usize) -> String {
+    let len = s.encode_utf16().count();
+    format!("{}{s}", " ".repeat(width.saturating_sub(len)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_print_as_the_original_prints_them() {
+        let rows = vec![
+            Row {
+                name: "b.txt".into(),
+                dir: false,
+                size: 2048,
+            },
+            Row {
+                name: "a".into(),
+                dir: true,
+                size: 4096,
+            },
+            Row {
+                name: "c.bin".into(),
+                dir: false,
+                size: 10,
+            },
+        ];
+        let want = "[DIR] a                              \n\
+                    [FILE] b.txt                             2.00 KB\n\
+                    [FILE] c.bin                                10 B\n\
+                    \n\
+                    Total: 2 files, 1 directories\n\
+                    Combined size: 2.01 KB";
+        assert_eq!(format_rows(rows, SortBy::Name), want);
+    }
+}

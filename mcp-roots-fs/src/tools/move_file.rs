@@ -1,0 +1,58 @@
+//! `move_file`: renames a file or directory; an existing destination is
+//! refused atomically (`RENAME_NOREPLACE`), as the original refuses it.
+//! With `--confirm`, a move onto an existing name asks the user, and
+//! replaces it when they accept.
+
+use mcp_roots::Overwrite;
+use mcp_roots_rmcp::{Outcome, ToolCall};
+use rmcp::model::CallToolResponse;
+
+use crate::paths::target;
+use crate::reply;
+use crate::server::FsServer;
+use crate::tools::args::MoveFile;
+
+pub(crate) async fn run(server: &FsServer, call: ToolCall, args: MoveFile) -> CallToolResponse {
+    let confirm = server.config.confirm;
+    server
+        .roots
+        .serve_with(call, move |mut ask| async move {
+            let mut overwrite = Overwrite::Refuse;
+            if confirm {
+                let destination = args.destination.clone();
+                let source = args.source.clone();
+                let exists = ask
+                    .files(move |snap| {
+                        // Refuse what is outside before asking anything.
+                        snap.metadata(target(snap, &source).as_str())?;
+                        Ok(snap.metadata(target(snap, &destination).as_str()).is_ok())
+                    })
+                    .await?;
+                if exists {
+                    let question = format!(
+                        "Move {} onto {}? The existing {} will be replaced.",
+                        args.source, args.destination, args.destination
+                    );
+                    if ask.confirm(question, "Replace it").await? != Outcome::Accepted(()) {
+                        return Ok(reply::text(format!(
+                            "Not moved: the user kept {}",
+                            args.destination
+                        )));
+                    }
+                    overwrite = Overwrite::Replace;
+                }
+            }
+            let (source, destination) = (args.source.clone(), args.destination.clone());
+            ask.files(move |snap| {
+                let from = target(snap, &source);
+                let to = target(snap, &destination);
+                Ok(snap.rename_with(from.as_str(), to.as_str(), overwrite)?)
+            })
+            .await?;
+            Ok(reply::text(format!(
+                "Successfully moved {} to {}",
+                args.source, args.destination
+            )))
+        })
+        .await
+}

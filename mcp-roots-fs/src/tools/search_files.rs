@@ -1,0 +1,65 @@
+//! `search_files`: every entry below `path` whose path relative to it
+//! matches `pattern` (a glob, see `glob`), full physical paths one a line,
+//! or `No matches found`. An entry matching an `excludePatterns` pattern is
+//! left out and not entered. A symlink is listed when what it names is
+//! inside the roots, and never followed (the original's rule too); an
+//! unreadable directory is skipped. Bounded, on the blocking pool, with
+//! progress and cancellation.
+
+use mcp_roots::FileType;
+use mcp_roots_rmcp::{Progress, ToolCall};
+use rmcp::model::CallToolResponse;
+
+use crate::glob::{Exclusions, Pattern};
+use crate::paths::target;
+use crate::reply;
+use crate::server::FsServer;
+use crate::tools::args::SearchFiles;
+use crate::tools::physical;
+use crate::walk::{OnError, walk};
+
+pub(crate) async fn run(
+    server: &FsServer,
+    call: ToolCall,
+    progress: Progress,
+    args: SearchFiles,
+) -> CallToolResponse {
+    let bounds = server.config.bounds;
+    server
+        .roots
+        .serve_blocking(call, move |snap| {
+            let pattern = Pattern::new(&args.pattern);
+            let exclude = Exclusions::plain(&args.exclude_patterns);
+            let start = target(snap, &args.path);
+            let base = physical(snap, &snap.resolve(start.as_str())?);
+            let base = base.trim_end_matches('/');
+            let mut found = Vec::new();
+            let stopped = walk(
+                snap,
+                &start,
+                bounds,
+                &progress,
+                &exclude,
+                OnError::Skip,
+                |entry| {
+                    let full = format!("{base}/{}", entry.rel);
+                    // A link counts only if what it names is inside the roots.
+                    if entry.file_type == FileType::Symlink && snap.metadata(full.as_str()).is_err()
+                    {
+                        return Ok(());
+                    }
+                    if pattern.is_match(&entry.rel) {
+                        found.push(full);
+                    }
+                    Ok(())
+                },
+            )?;
+            let text = if found.is_empty() {
+                "No matches found".to_owned()
+            } else {
+                found.join("\n")
+            };
+            Ok(reply::text_stopped(text, stopped))
+        })
+        .await
+}

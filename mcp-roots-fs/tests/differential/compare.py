@@ -1,0 +1,532 @@
+"""mcp-roots-fs against the official filesystem server, call by call.
+
+    python compare.py ORIGINAL_INDEX_JS MCP_ROOTS_FS
+
+Lays one fixture tree twice (one copy per server), starts
+`node ORIGINAL_INDEX_JS BASE/root` and `MCP_ROOTS_FS BASE/root` over stdio
+with the official Python SDK's client (legacy mode: the original's SDK
+speaks up to 2025-11-25; the client declares no roots, so both serve their
+command-line directory), and sends both the same scripted calls. After each
+call it compares the replies and the two trees, normalised only for the
+temporary base path, timestamps, error wording and the orderings the
+original does not fix (directory order). Every call either matches or
+shows exactly the difference listed for it (the README's table); anything
+else fails. Then it checks mcp-roots-fs's own options and roots rules.
+
+Prints one line per call and exits non-zero on any unexplained difference.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import stat
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from typing import Any, Callable
+
+import anyio
+import mcp_types as types
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPDeprecationWarning
+
+CALL_BOUND = 20.0
+SECRET = "the secret outside"
+
+failures = 0
+counted = {"same": 0, "listed": 0}
+
+
+def report(ok: bool, what: str, detail: str = "") -> None:
+    global failures
+    if not ok:
+        failures += 1
+    print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}", flush=True)
+
+
+# ---------------------------------------------------------------- fixture
+
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000") + b"\x00" * 16
+
+
+def fixture(base: Path) -> None:
+    files: dict[str, bytes | str] = {
+        "root/a.txt": "alpha\nbeta\ngamma\n",
+        "root/notes.md": "# Notes\n\nfirst\nsecond\nthird\n",
+        "root/B.txt": "upper\n",
+        "root/a_b.txt": "underscore\n",
+        "root/code.py": "def f():\n    x = 1\n    y = 2\n    return x + y\n\n\nclass C:\n    def m(self):\n        pass\n",
+        "root/crlf.txt": "one\r\ntwo\r\nthree\r\n",
+        "root/nonl.txt": "no newline at end",
+        "root/lines.txt": "".join(f"line {i}\n" for i in range(1, 2001)),
+        "root/ticks.md": "```\ncode\n```\n",
+        "root/sub/y.log": "log\n",
+        "root/sub/deep/x.txt": "deep x\n",
+        "root/sub/deep/z.md": "deep z\n",
+        "root/.hidden/h.txt": "hidden\n",
+        "root/node_modules/pkg/index.js": "module.exports = 1;\n",
+        "root/img.png": PNG,
+        "root/sound.mp3": b"ID3\x03\x00\x00\x00",
+        "root/data.bin": bytes(range(256)),
+        "root/doc.pdf": b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n",
+        "root/bad-utf8.txt": b"ok \xff\xfe bytes\n",
+        "outside/secret.txt": SECRET,
+        "root_evil/x.txt": "prefix sibling\n",
+    }
+    for rel, content in files.items():
+        path = base / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, str):
+            path.write_text(content)
+        else:
+            path.write_bytes(content)
+    (base / "root/empty_dir").mkdir()
+    (base / "root/link_in").symlink_to("a.txt")
+    (base / "root/link_dir").symlink_to("sub")
+    (base / "root/link_out").symlink_to("../outside/secret.txt")
+    (base / "root/dangling").symlink_to("nothere")
+    (base / "root/loop").symlink_to(".")
+
+
+def snapshot(base: Path) -> dict[str, Any]:
+    """The tree under base: type, content, link target, permission bits."""
+    out: dict[str, Any] = {}
+    for dirpath, dirnames, filenames in os.walk(base):
+        for name in sorted(dirnames + filenames):
+            path = Path(dirpath) / name
+            rel = str(path.relative_to(base))
+            st = path.lstat()
+            if stat.S_ISLNK(st.st_mode):
+                out[rel] = ("link", os.readlink(path))
+            elif stat.S_ISDIR(st.st_mode):
+                out[rel] = ("dir", oct(st.st_mode & 0o777))
+            else:
+                out[rel] = ("file", path.read_bytes(), oct(st.st_mode & 0o777))
+    return out
+
+
+# ---------------------------------------------------------- normalisation
+
+DATE = re.compile(r"\w{3} \w{3} \d{2} \d{4} \d{2}:\d{2}:\d{2} GMT[+-]\d{4} \([^)]*\)")
+
+
+def normalise(tool: str, result: dict[str, Any], base: Path) -> dict[str, Any]:
+    """The reply with the base path, dates and unfixed orders taken out."""
+    text = json.dumps(result)
+    text = text.replace(str(base), "<BASE>")
+    # file:// URIs spell the base the same way.
+    text = text.replace("file://" + str(base), "file://<BASE>")
+    value = json.loads(text)
+    if value.get("isError"):
+        # Error wording is the library's, not the original's (listed); a
+        # JSON-RPC error stays apart from a tool error.
+        return {"isError": True, **({"protocol": True} if "protocol" in value else {})}
+    value.pop("isError", None)
+    for block in value.get("content", []):
+        if block.get("type") == "text":
+            block["text"] = fix_text(tool, block["text"])
+    sc = value.get("structuredContent")
+    if isinstance(sc, dict) and isinstance(sc.get("content"), str):
+        sc["content"] = fix_text(tool, sc["content"])
+    return value
+
+
+def fix_text(tool: str, text: str) -> str:
+    text = DATE.sub("<DATE>", text)
+    if tool == "read_multiple_files":
+        text = re.sub(r": Error - .*?(?=\n---\n|$)", ": Error - <ERROR>", text, flags=re.S)
+    if tool in ("list_directory", "search_files"):
+        text = "\n".join(sorted(text.split("\n")))
+    if tool == "directory_tree":
+        try:
+            text = json.dumps(sort_tree(json.loads(text)), indent=2)
+        except json.JSONDecodeError:
+            pass
+    return text
+
+
+def sort_tree(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for node in nodes:
+        if "children" in node:
+            node["children"] = sort_tree(node["children"])
+    return sorted(nodes, key=lambda n: n["name"])
+
+
+def sizes_sorted_within_ties(text: str) -> str:
+    lines = text.split("\n")
+    body, summary = lines[:-3], lines[-3:]
+    units = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4}
+
+    def size(line: str) -> float:
+        m = re.search(r"([\d.]+) (B|KB|MB|GB|TB)$", line)
+        return float(m.group(1)) * units[m.group(2)] if m else 0.0
+
+    sizes = [size(l) for l in body]
+    ordered = all(a >= b for a, b in zip(sizes, sizes[1:]))
+    return ("ORDERED\n" if ordered else "UNORDERED\n") + "\n".join(sorted(body)) + "\n" + "\n".join(summary)
+
+
+# ------------------------------------------------------------------ calls
+
+Call = tuple[str, str, Callable[[Path], dict[str, Any]], str]
+
+
+def calls() -> list[Call]:
+    """(label, tool, arguments for a base, expectation). Expectation `same`,
+    or the name of a listed difference checked by DIFFERENCES."""
+    r = lambda b, rel="": str(b / "root" / rel) if rel else str(b / "root")
+    c: list[Call] = []
+
+    def add(label: str, tool: str, args: Callable[[Path], dict[str, Any]], expect: str = "same") -> None:
+        c.append((label, tool, args, expect))
+
+    add("allowed dirs", "list_allowed_directories", lambda b: {})
+    # read_text_file / read_file
+    add("read whole", "read_text_file", lambda b: {"path": r(b, "a.txt")})
+    add("read via deprecated alias", "read_file", lambda b: {"path": r(b, "notes.md")})
+    add("read head 2", "read_text_file", lambda b: {"path": r(b, "lines.txt"), "head": 2})
+    add("read tail 3", "read_text_file", lambda b: {"path": r(b, "lines.txt"), "tail": 3})
+    add("read tail 2 (trailing newline quirk)", "read_text_file", lambda b: {"path": r(b, "a.txt"), "tail": 2})
+    add("read head past end", "read_text_file", lambda b: {"path": r(b, "a.txt"), "head": 50})
+    add("read head 0 is the whole file", "read_text_file", lambda b: {"path": r(b, "a.txt"), "head": 0})
+    add("read head and tail", "read_text_file", lambda b: {"path": r(b, "a.txt"), "head": 1, "tail": 1})
+    add("read crlf tail", "read_text_file", lambda b: {"path": r(b, "crlf.txt"), "tail": 2})
+    add("read crlf head", "read_text_file", lambda b: {"path": r(b, "crlf.txt"), "head": 2})
+    add("read no final newline", "read_text_file", lambda b: {"path": r(b, "nonl.txt")})
+    add("read invalid utf-8", "read_text_file", lambda b: {"path": r(b, "bad-utf8.txt")})
+    add("read relative path", "read_text_file", lambda b: {"path": "a.txt"})
+    add("read relative subpath", "read_text_file", lambda b: {"path": "sub/y.log"})
+    add("read through link inside", "read_text_file", lambda b: {"path": r(b, "link_in")})
+    add("read through link outside", "read_text_file", lambda b: {"path": r(b, "link_out")})
+    add("read dangling link", "read_text_file", lambda b: {"path": r(b, "dangling")})
+    add("read outside", "read_text_file", lambda b: {"path": str(b / "outside/secret.txt")})
+    add("read dot-dot escape", "read_text_file", lambda b: {"path": r(b, "../outside/secret.txt")})
+    add("read prefix sibling", "read_text_file", lambda b: {"path": str(b / "root_evil/x.txt")})
+    add("read relative escape", "read_text_file", lambda b: {"path": "../outside/secret.txt"})
+    add("read home", "read_text_file", lambda b: {"path": "~/.bashrc"})
+    add("read missing", "read_text_file", lambda b: {"path": r(b, "missing.txt")})
+    add("read a directory", "read_text_file", lambda b: {"path": r(b, "sub")})
+    # read_media_file
+    add("media png", "read_media_file", lambda b: {"path": r(b, "img.png")})
+    add("media mp3", "read_media_file", lambda b: {"path": r(b, "sound.mp3")})
+    add("media unknown binary", "read_media_file", lambda b: {"path": r(b, "data.bin")})
+    add("media pdf", "read_media_file", lambda b: {"path": r(b, "doc.pdf")}, "mime-table")
+    add("media outside", "read_media_file", lambda b: {"path": r(b, "link_out")})
+    # read_multiple_files
+    add("multiple", "read_multiple_files", lambda b: {"paths": [r(b, "a.txt"), r(b, "B.txt")]})
+    add("multiple with failures inline", "read_multiple_files",
+        lambda b: {"paths": [r(b, "a.txt"), r(b, "missing.txt"), r(b, "link_out"), r(b, "nonl.txt")]})
+    add("multiple empty list", "read_multiple_files", lambda b: {"paths": []})
+    # get_file_info
+    add("info file", "get_file_info", lambda b: {"path": r(b, "a.txt")})
+    add("info dir", "get_file_info", lambda b: {"path": r(b, "sub")})
+    add("info link inside", "get_file_info", lambda b: {"path": r(b, "link_in")})
+    add("info outside", "get_file_info", lambda b: {"path": r(b, "link_out")})
+    # listings
+    add("list root", "list_directory", lambda b: {"path": r(b)})
+    add("list sub", "list_directory", lambda b: {"path": r(b, "sub")})
+    add("list empty", "list_directory", lambda b: {"path": r(b, "empty_dir")})
+    add("list a file", "list_directory", lambda b: {"path": r(b, "a.txt")})
+    add("list outside", "list_directory", lambda b: {"path": str(b / "outside")})
+    add("list via link dir", "list_directory", lambda b: {"path": r(b, "link_dir")})
+    add("sizes sub by name", "list_directory_with_sizes", lambda b: {"path": r(b, "sub")})
+    add("sizes sub by size", "list_directory_with_sizes", lambda b: {"path": r(b, "sub/deep"), "sortBy": "size"})
+    add("sizes root (a link outside)", "list_directory_with_sizes", lambda b: {"path": r(b)}, "outside-link-size")
+    add("sizes root by size", "list_directory_with_sizes", lambda b: {"path": r(b), "sortBy": "size"}, "outside-link-size")
+    add("tree sub", "directory_tree", lambda b: {"path": r(b, "sub")})
+    add("tree root", "directory_tree", lambda b: {"path": r(b)})
+    add("tree excluding names", "directory_tree", lambda b: {"path": r(b), "excludePatterns": ["node_modules", "deep"]})
+    add("tree excluding a glob", "directory_tree", lambda b: {"path": r(b), "excludePatterns": ["*.txt", "**/*.md"]})
+    add("tree of a file", "directory_tree", lambda b: {"path": r(b, "a.txt")})
+    # search_files
+    add("search *.txt (top level)", "search_files", lambda b: {"path": r(b), "pattern": "*.txt"})
+    add("search **/*.md", "search_files", lambda b: {"path": r(b), "pattern": "**/*.md"})
+    add("search braces", "search_files", lambda b: {"path": r(b), "pattern": "**/*.{log,js}"})
+    add("search dot dirs", "search_files", lambda b: {"path": r(b), "pattern": "**/h.txt"})
+    add("search links", "search_files", lambda b: {"path": r(b), "pattern": "link_*"})
+    add("search with excludes", "search_files", lambda b: {"path": r(b), "pattern": "**/*.txt", "excludePatterns": ["sub", ".hidden"]})
+    add("search sub-relative", "search_files", lambda b: {"path": r(b, "sub"), "pattern": "deep/*"})
+    add("search class", "search_files", lambda b: {"path": r(b), "pattern": "[ab]*.txt"})
+    add("search negation", "search_files", lambda b: {"path": r(b, "sub"), "pattern": "!**/*.md"})
+    add("search no match", "search_files", lambda b: {"path": r(b), "pattern": "*.nothing"})
+    add("search extglob", "search_files", lambda b: {"path": r(b), "pattern": "*.+(md|py)"}, "extglob")
+    add("search outside", "search_files", lambda b: {"path": str(b / "outside"), "pattern": "*"})
+    # writes
+    add("write new", "write_file", lambda b: {"path": r(b, "new.txt"), "content": "fresh\n"})
+    add("write overwrite", "write_file", lambda b: {"path": r(b, "B.txt"), "content": "replaced\n"})
+    add("write relative", "write_file", lambda b: {"path": "rel.txt", "content": "relative\n"})
+    add("write through link inside", "write_file", lambda b: {"path": r(b, "link_in"), "content": "via link\n"})
+    add("write through link outside", "write_file", lambda b: {"path": r(b, "link_out"), "content": "pwned"})
+    add("write dangling link", "write_file", lambda b: {"path": r(b, "dangling"), "content": "pwned"})
+    add("write missing parent", "write_file", lambda b: {"path": r(b, "nodir/x.txt"), "content": "x"})
+    add("write outside", "write_file", lambda b: {"path": str(b / "outside/new.txt"), "content": "x"})
+    add("write unicode", "write_file", lambda b: {"path": r(b, "uni.txt"), "content": "héllo wörld ✓\n"})
+    # edit_file
+    add("edit exact", "edit_file", lambda b: {"path": r(b, "notes.md"), "edits": [{"oldText": "second", "newText": "SECOND"}]})
+    add("edit dry run", "edit_file", lambda b: {"path": r(b, "notes.md"), "edits": [{"oldText": "third", "newText": "3rd"}], "dryRun": True})
+    add("edit several", "edit_file", lambda b: {"path": r(b, "notes.md"), "edits": [{"oldText": "first", "newText": "1st"}, {"oldText": "# Notes", "newText": "# Notes\nadded line"}]})
+    add("edit whitespace tolerant", "edit_file", lambda b: {"path": r(b, "code.py"), "edits": [{"oldText": "x = 1\ny = 2", "newText": "x = 10\n    y = 20\nz = 3"}]})
+    add("edit indented method", "edit_file", lambda b: {"path": r(b, "code.py"), "edits": [{"oldText": "  def m(self):\n      pass", "newText": "def m(self):\n    return 1"}]})
+    add("edit no match", "edit_file", lambda b: {"path": r(b, "a.txt"), "edits": [{"oldText": "zzz", "newText": "y"}]})
+    add("edit crlf file", "edit_file", lambda b: {"path": r(b, "crlf.txt"), "edits": [{"oldText": "two", "newText": "2"}]})
+    add("edit last line without newline", "edit_file", lambda b: {"path": r(b, "nonl.txt"), "edits": [{"oldText": "end", "newText": "the end"}]})
+    add("edit with backticks", "edit_file", lambda b: {"path": r(b, "ticks.md"), "edits": [{"oldText": "code", "newText": "more code"}]})
+    add("edit far apart (two hunks)", "edit_file", lambda b: {"path": r(b, "lines.txt"), "edits": [{"oldText": "line 5\n", "newText": "LINE 5\n"}, {"oldText": "line 1500\n", "newText": ""}]})
+    add("edit outside", "edit_file", lambda b: {"path": r(b, "link_out"), "edits": [{"oldText": "secret", "newText": "x"}]})
+    # directories and moves
+    add("mkdir nested", "create_directory", lambda b: {"path": r(b, "made/a/b")})
+    add("mkdir existing", "create_directory", lambda b: {"path": r(b, "sub")})
+    add("mkdir outside", "create_directory", lambda b: {"path": str(b / "outside/made")})
+    add("mkdir over a file", "create_directory", lambda b: {"path": r(b, "a.txt")})
+    add("move rename", "move_file", lambda b: {"source": r(b, "new.txt"), "destination": r(b, "renamed.txt")})
+    add("move into dir", "move_file", lambda b: {"source": r(b, "renamed.txt"), "destination": r(b, "made/renamed.txt")})
+    add("move a directory", "move_file", lambda b: {"source": r(b, "made/a"), "destination": r(b, "moved_a")})
+    add("move onto existing", "move_file", lambda b: {"source": r(b, "a.txt"), "destination": r(b, "B.txt")})
+    add("move out", "move_file", lambda b: {"source": r(b, "a_b.txt"), "destination": str(b / "outside/a_b.txt")})
+    add("move in from outside", "move_file", lambda b: {"source": str(b / "outside/secret.txt"), "destination": r(b, "stolen.txt")})
+    add("move missing", "move_file", lambda b: {"source": r(b, "missing"), "destination": r(b, "x")})
+    add("tree after changes", "directory_tree", lambda b: {"path": r(b)})
+    add("list after changes", "list_directory", lambda b: {"path": r(b)})
+    add("unknown tool", "no_such_tool", lambda b: {}, "unknown-tool")
+    # Last: the trees differ after it.
+    add("move a link inside", "move_file", lambda b: {"source": r(b, "link_in"), "destination": r(b, "link_moved")}, "move-link")
+    return c
+
+
+def check_listed(name: str, orig: dict[str, Any], ours: dict[str, Any]) -> tuple[bool, str]:
+    """Whether the two replies differ exactly as the listed difference says."""
+    if orig.get("isError") != ours.get("isError") and name != "unknown-tool":
+        return False, f"{orig} vs {ours}"
+    if name == "mime-table":
+        # Ours names the type from a MIME table; the original says octet-stream.
+        o = orig["content"][0]["resource"]
+        w = ours["content"][0]["resource"]
+        ok = o["mimeType"] == "application/octet-stream" and w["mimeType"] == "application/pdf" and o["blob"] == w["blob"] and o["uri"] == w["uri"]
+        return ok, f"{o['mimeType']} vs {w['mimeType']}"
+    if name == "outside-link-size":
+        # The original stats the target outside; ours reports 0 for it.
+        o = orig["content"][0]["text"]
+        w = ours["content"][0]["text"]
+        ol = [l for l in o.split("\n") if "link_out" in l]
+        wl = [l for l in w.split("\n") if "link_out" in l]
+        same_rest = [l for l in o.split("\n")[:-3] if "link_out" not in l]
+        rest_w = [l for l in w.split("\n")[:-3] if "link_out" not in l]
+        ok = bool(wl) and wl[0].endswith(" 0 B") and ol and not ol[0].endswith(" 0 B") and sorted(same_rest) == sorted(rest_w)
+        return ok, f"{ol[0].split()[-2:] if ol else None} vs {wl[0].split()[-2:] if wl else None}"
+    if name == "move-link":
+        return orig == ours, "the same reply; the trees differ (checked beside)"
+    if name == "unknown-tool":
+        # The original's SDK answers a tool result; rmcp a JSON-RPC error.
+        ok = orig == {"isError": True} and ours == {"isError": True, "protocol": True}
+        return ok, "tool error vs JSON-RPC error -32602"
+    if name == "extglob":
+        # globset has no extglob: ours matches nothing.
+        w = ours["content"][0]["text"]
+        o = orig["content"][0]["text"]
+        return w == "No matches found" and o != w, "minimatch matched, globset did not"
+    return False, f"no check for {name}"
+
+
+def tool_list_same(orig: list[types.Tool], ours: list[types.Tool]) -> None:
+    o = {t.name: t for t in orig}
+    w = {t.name: t for t in ours}
+    report(sorted(o) == sorted(w), f"tools/list names ({len(w)})", "" if sorted(o) == sorted(w) else f"{sorted(o)} vs {sorted(w)}")
+    for name in sorted(set(o) & set(w)):
+        a, b = o[name], w[name]
+        ann = lambda t: (t.annotations.read_only_hint, t.annotations.idempotent_hint, t.annotations.destructive_hint, t.annotations.open_world_hint) if t.annotations else None
+        props = lambda t: sorted((t.input_schema or {}).get("properties", {}))
+        req = lambda t: sorted((t.input_schema or {}).get("required", []))
+        ok = a.description == b.description and ann(a) == ann(b) and props(a) == props(b) and req(a) == req(b) and a.title == b.title
+        detail = "" if ok else f"desc {a.description == b.description}, ann {ann(a)} vs {ann(b)}, props {props(a)} vs {props(b)}, required {req(a)} vs {req(b)}, title {a.title!r} vs {b.title!r}"
+        report(ok, f"tools/list {name}: description, title, annotations, arguments", detail)
+
+
+async def call(client: Client, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    try:
+        with anyio.fail_after(CALL_BOUND):
+            result = await client.call_tool(tool, args)
+    except Exception as err:  # a protocol error: compared as an error
+        return {"isError": True, "protocol": f"{type(err).__name__}"}
+    return result.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+async def differential(original: str, ours: str) -> None:
+    with tempfile.TemporaryDirectory() as d1, tempfile.TemporaryDirectory() as d2:
+        b1, b2 = Path(d1).resolve(), Path(d2).resolve()
+        fixture(b1)
+        fixture(b2)
+        p1 = StdioServerParameters(command="node", args=[original, str(b1 / "root")])
+        p2 = quiet(ours, [str(b2 / "root")])
+        async with Client(p1, mode="legacy") as c1, Client(p2, mode="legacy") as c2:
+            tool_list_same((await c1.list_tools()).tools, (await c2.list_tools()).tools)
+            script = calls()
+            for label, tool, args, expect in script:
+                r1 = normalise(tool, await call(c1, tool, args(b1)), b1)
+                r2 = normalise(tool, await call(c2, tool, args(b2)), b2)
+                if tool == "list_directory_with_sizes" and args(b1).get("sortBy") == "size":
+                    for r in (r1, r2):
+                        for block in r.get("content", []):
+                            if block.get("type") == "text":
+                                block["text"] = sizes_sorted_within_ties(block["text"])
+                        if "structuredContent" in r:
+                            r["structuredContent"]["content"] = sizes_sorted_within_ties(r["structuredContent"]["content"])
+                t1, t2 = snapshot(b1), snapshot(b2)
+                trees = t1 == t2
+                tree_detail = "" if trees else f"trees differ: {sorted(set(t1.items()) ^ set(t2.items()), key=str)[:4]}"
+                if expect == "same":
+                    ok = r1 == r2 and trees
+                    if ok:
+                        counted["same"] += 1
+                    detail = tree_detail or ("" if r1 == r2 else f"\n  original: {json.dumps(r1)[:600]}\n  ours:     {json.dumps(r2)[:600]}")
+                    report(ok, f"same   {tool:<26} {label}", detail)
+                else:
+                    ok, detail = check_listed(expect, r1, r2)
+                    if expect == "move-link":
+                        # The original resolves the link and moves its target;
+                        # ours moves the link itself (rename's own meaning).
+                        trees = (
+                            t1.get("root/link_moved", ("",))[0] == "file" and "root/a.txt" not in t1 and t1.get("root/link_in") == ("link", "a.txt")
+                            and t2.get("root/link_moved") == ("link", "a.txt") and "root/link_in" not in t2 and "root/a.txt" in t2
+                        )
+                        tree_detail = "" if trees else f"original {t1.get('root/link_moved')}, ours {t2.get('root/link_moved')}"
+                    ok = ok and trees
+                    if ok:
+                        counted["listed"] += 1
+                    report(ok, f"listed {tool:<26} {label} [{expect}]", detail or tree_detail)
+            report(len(script) >= 60, f"{len(script)} scripted calls")
+
+
+def quiet(command: str, args: list[str]) -> StdioServerParameters:
+    """Our server with its log at warnings only (the comparison's output stays readable)."""
+    return StdioServerParameters(command=command, args=args, env={**os.environ, "RUST_LOG": os.environ.get("RUST_LOG", "warn")})
+
+
+def text(result: dict[str, Any]) -> str:
+    return "\n".join(b.get("text", "") for b in result.get("content", []) if b.get("type") == "text")
+
+
+async def options(ours: str) -> None:
+    """mcp-roots-fs's own options and roots rules (the original has none)."""
+    with tempfile.TemporaryDirectory() as d:
+        b = Path(d).resolve()
+        fixture(b)
+        (b / "ro").mkdir()
+        (b / "ro/kept.txt").write_text("kept\n")
+        # --read-only
+        async with Client(quiet(ours, ["--read-only", str(b / "root")]), mode="legacy") as c:
+            w = await call(c, "write_file", {"path": str(b / "root/x.txt"), "content": "x"})
+            r = await call(c, "read_text_file", {"path": str(b / "root/a.txt")})
+            m = await call(c, "move_file", {"source": str(b / "root/a.txt"), "destination": str(b / "root/z.txt")})
+            report(w.get("isError") is True and m.get("isError") is True and not r.get("isError") and not (b / "root/x.txt").exists() and (b / "root/a.txt").exists(),
+                   "option --read-only refuses changes, reads")
+        # --read-only-dir beside a writable directory
+        async with Client(quiet(ours, [str(b / "root"), "--read-only-dir", str(b / "ro")]), mode="legacy") as c:
+            w1 = await call(c, "write_file", {"path": str(b / "ro/kept.txt"), "content": "changed"})
+            w2 = await call(c, "write_file", {"path": str(b / "root/w.txt"), "content": "w"})
+            rd = await call(c, "read_text_file", {"path": str(b / "ro/kept.txt")})
+            allowed = text(await call(c, "list_allowed_directories", {}))
+            report(w1.get("isError") is True and not w2.get("isError") and text(rd) == "kept\n" and "(read-only)" in allowed,
+                   "option --read-only-dir: read-only there, writable elsewhere, listed as read-only", allowed.replace("\n", " | "))
+        # --max-entries: a walk that stops says so
+        async with Client(quiet(ours, ["--max-entries", "5", str(b / "root")]), mode="legacy") as c:
+            s = await call(c, "search_files", {"path": str(b / "root"), "pattern": "**"})
+            stopped = (s.get("structuredContent") or {}).get("stoppedEarly", "")
+            report(not s.get("isError") and "5 entries" in stopped and "stopped early" in text(s), "option --max-entries stops a search and says why", stopped)
+            t = await call(c, "directory_tree", {"path": str(b / "root")})
+            report(not t.get("isError") and "stoppedEarly" in (t.get("structuredContent") or {}) and json.loads(t["content"][0]["text"]) is not None,
+                   "option --max-entries stops a tree, the tree stays JSON")
+        # --max-depth
+        async with Client(quiet(ours, ["--max-depth", "1", str(b / "root")]), mode="legacy") as c:
+            s = await call(c, "search_files", {"path": str(b / "root"), "pattern": "**/x.txt"})
+            report(text(s).startswith("No matches found") and "max-depth" in (s.get("structuredContent") or {}).get("stoppedEarly", ""),
+                   "option --max-depth bounds the search and says so")
+        # Progress notifications with a progress token.
+        async with Client(quiet(ours, [str(b / "root")]), mode="legacy") as c:
+            for i in range(3000):
+                (b / "root/many").mkdir(exist_ok=True)
+                (b / "root/many" / f"f{i}").write_text("")
+            seen: list[float] = []
+
+            async def progress(p: float, total: float | None, message: str | None) -> None:
+                seen.append(p)
+
+            result = await c.call_tool("search_files", {"path": str(b / "root"), "pattern": "**/f2999"}, progress_callback=progress)
+            report(not result.is_error and "f2999" in text(result.model_dump(by_alias=True, mode="json")), f"progress token: search answered, {len(seen)} progress notification(s)")
+        # notifications/cancelled stops a walk in progress (the server logs it).
+        # 80,000 files: several times what the walk gets through before the
+        # cancellation arrives (about 20,000 in this debug build).
+        for i in range(80):
+            d = b / "root/wide" / f"d{i}"
+            d.mkdir(parents=True, exist_ok=True)
+            for j in range(1000):
+                (d / f"f{j}").touch()
+        log = b / "server.log"
+        wrapped = StdioServerParameters(
+            command="sh",
+            args=["-c", f'exec "$0" --walk-timeout 600 "$1" 2>"$2"', ours, str(b / "root"), str(log)],
+            env={**os.environ, "RUST_LOG": "mcp_roots_fs=info"},
+        )
+        async with Client(wrapped, mode="legacy") as c:
+            with anyio.move_on_after(0.05):
+                await c.call_tool("search_files", {"path": str(b / "root"), "pattern": "**/nothing"})
+            await anyio.sleep(1.0)
+            after = await call(c, "list_allowed_directories", {})
+        logged = log.read_text() if log.exists() else ""
+        report("the client cancelled the call" in logged and not after.get("isError"),
+               "notifications/cancelled stops a walk in progress", next((l for l in logged.splitlines() if "cancelled" in l), "not logged"))
+        shutil.rmtree(b / "root/wide")
+        # Roots: narrow within the directories; un-sharing shares nothing.
+        shared = [f"file://{b}/root/sub"]
+
+        async def list_roots(_ctx: Any) -> types.ListRootsResult:
+            return types.ListRootsResult(roots=[types.Root(uri=u) for u in shared])
+
+        async with Client(quiet(ours, [str(b / "root")]), mode="legacy", list_roots_callback=list_roots) as c:
+            inside = await call(c, "read_text_file", {"path": str(b / "root/sub/y.log")})
+            narrowed = await call(c, "read_text_file", {"path": str(b / "root/a.txt")})
+            report(text(inside) == "log\n" and narrowed.get("isError") is True, "client roots narrow within the directories")
+            shared[:] = [f"file://{b}/outside"]
+            with warnings.catch_warnings():
+                # Deprecated from 2026-07-28 on; this session speaks 2025-11-25.
+                warnings.simplefilter("ignore", MCPDeprecationWarning)
+                await c.session.send_roots_list_changed()
+            await anyio.sleep(0.5)
+            widened = await call(c, "read_text_file", {"path": str(b / "outside/secret.txt")})
+            report(widened.get("isError") is True and SECRET not in text(widened), "client roots never widen past the directories")
+            shared[:] = []
+            with warnings.catch_warnings():
+                # Deprecated from 2026-07-28 on; this session speaks 2025-11-25.
+                warnings.simplefilter("ignore", MCPDeprecationWarning)
+                await c.session.send_roots_list_changed()
+            await anyio.sleep(0.5)
+            gone = await call(c, "read_text_file", {"path": str(b / "root/sub/y.log")})
+            report(gone.get("isError") is True, "un-sharing after sharing shares nothing")
+        # The newest revision (2026-07-28, the SDK's default mode) serves the tools too.
+        async with Client(quiet(ours, [str(b / "root")])) as c:
+            r = await call(c, "read_text_file", {"path": str(b / "root/sub/y.log")})
+            report(text(r) == "log\n", f"revision {c.protocol_version}: read_text_file")
+            s = await call(c, "search_files", {"path": str(b / "root/sub"), "pattern": "**/*.md"})
+            report(text(s) == str(b / "root/sub/deep/z.md"), f"revision {c.protocol_version}: search_files", text(s))
+            w = await call(c, "write_file", {"path": str(b / "root/modern.txt"), "content": "m"})
+            report(not w.get("isError") and (b / "root/modern.txt").read_text() == "m", f"revision {c.protocol_version}: write_file")
+
+
+async def main() -> int:
+    original, ours = sys.argv[1], sys.argv[2]
+    started = time.monotonic()
+    await differential(original, ours)
+    await options(ours)
+    print(f"{counted['same']} calls the same, {counted['listed']} listed differences asserted; {time.monotonic() - started:.1f}s", flush=True)
+    print(f"{'FAILED' if failures else 'passed'}: {failures} failure(s)", flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(anyio.run(main))
