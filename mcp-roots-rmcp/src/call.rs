@@ -13,7 +13,7 @@ use rmcp::model::{ClientCapabilities, InputResponses, JsonObject, ProtocolVersio
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::stop::Stop;
+use crate::values::stop::Stop;
 
 /// One `tools/call` request, as a tool method's argument.
 ///

@@ -21,7 +21,8 @@ use rmcp::{Peer, RoleServer};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use crate::validate::validate;
+use crate::values::stop::{Halt, Stop};
+use crate::values::validate::validate;
 
 /// A form: a message and a flat schema. rmcp's [`ElicitationSchema`] has
 /// only primitive properties (string, number, integer, boolean, enum), so a
@@ -244,6 +245,14 @@ impl std::error::Error for ElicitError {
             Self::Request(err) => Some(err),
             _ => None,
         }
+    }
+}
+
+/// A question that cannot be asked or answered stops the body with the
+/// error's tool result.
+impl From<ElicitError> for Stop {
+    fn from(err: ElicitError) -> Self {
+        Stop(Halt::Failed(err.to_tool_result()))
     }
 }
 

@@ -11,11 +11,11 @@ use mcp_roots::{Error, ErrorKind, Operation, RootSet, Roots, Snapshot};
 use rmcp::model::{ElicitRequest, ElicitResult, InputRequest, InputRequests, InputRequiredResult};
 use serde_json::{Map, Value};
 
-use crate::answer::Answer;
 use crate::blocking::{blocking, run_blocking};
 use crate::elicit::{ElicitError, Form, Outcome};
-use crate::legacy;
 use crate::session::SessionRoots;
+use crate::values::answer::Answer;
+use crate::values::legacy;
 
 /// Up to this many request roots are admitted on the async thread (the
 /// handles of repeated roots are taken over, each checked with one `stat`);

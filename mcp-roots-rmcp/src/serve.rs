@@ -12,10 +12,10 @@ use tracing::Instrument;
 use crate::ask::{Ask, Mode, Questions, Replay, Scope, Waiting};
 use crate::call::{Revision, ToolCall};
 use crate::input_required::ROOTS_INPUT;
-use crate::legacy;
 use crate::rounds::{Progress, Recorded, Rounds};
 use crate::session::SessionRoots;
-use crate::stop::Stop;
+use crate::values::legacy;
+use crate::values::stop::Stop;
 
 impl SessionRoots {
     /// Serves a tool whose work needs the roots and asks the user nothing,
