@@ -24,8 +24,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use crate::blocking::{inline, run_blocking};
-use crate::call::{Revision, ToolCall};
+use crate::call::blocking::{inline, run_blocking};
+use crate::call::{revision::Revision, tool_call::ToolCall};
 use crate::elicit::{ElicitError, Elicitor, Form, Outcome};
 use crate::rounds::hex;
 use crate::rounds::{FlowStatus, Pending, Progress, Recorded, Rounds, StoreError};

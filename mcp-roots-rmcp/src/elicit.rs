@@ -325,7 +325,7 @@ impl Elicitor {
     }
 
     /// For one tool call of [`SessionRoots::serve_with`](crate::SessionRoots::serve_with).
-    pub(crate) fn for_call(call: &crate::call::ToolCall) -> Self {
+    pub(crate) fn for_call(call: &crate::call::tool_call::ToolCall) -> Self {
         Self {
             peer: call.peer.clone(),
             protocol: call.protocol.clone(),

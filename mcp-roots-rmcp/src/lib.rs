@@ -202,15 +202,12 @@
 //! server's own `mcp-roots` dependency.
 
 mod ask;
-mod blocking;
 mod call;
 mod elicit;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
 mod input_required;
-mod parameters;
-mod progress;
 mod rounds;
 mod serve;
 mod session;
@@ -218,20 +215,20 @@ mod url;
 mod values;
 
 pub use ask::{Ask, Visited};
-pub use blocking::run_blocking;
-pub use call::{Revision, ToolCall};
+pub use call::blocking::run_blocking;
+pub use call::parameters::Parameters;
+pub use call::progress::{PROGRESS_INTERVAL, Progress};
+pub use call::revision::{Revision, URL_MODE_SINCE};
+pub use call::tool_call::ToolCall;
 pub use elicit::{ElicitError, Elicitor, Form, Outcome};
 pub use input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
-pub use parameters::Parameters;
-pub use progress::{PROGRESS_INTERVAL, Progress};
 pub use rounds::{
     Clock, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_POLL, DEFAULT_URL_ROUND_WAIT,
     DEFAULT_URL_WAIT_ROUNDS, KeyError, KeyRing, Rounds, STATE_KEYS_ENV, Store, StoreError,
 };
 pub use session::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
 pub use url::{
-    ELICITATION_COMPLETE, URL_ELICITATION_REQUIRED, URL_MODE_SINCE, UrlElicitation,
-    url_elicitation_required,
+    ELICITATION_COMPLETE, URL_ELICITATION_REQUIRED, UrlElicitation, url_elicitation_required,
 };
 pub use values::denial::tool_error;
 pub use values::stop::Stop;

@@ -10,7 +10,7 @@ use rmcp::model::{
 use tracing::Instrument;
 
 use crate::ask::{Ask, Mode, Questions, Replay, Scope, Waiting};
-use crate::call::{Revision, ToolCall};
+use crate::call::{revision::Revision, tool_call::ToolCall};
 use crate::input_required::ROOTS_INPUT;
 use crate::rounds::{Progress, Recorded, Rounds};
 use crate::session::SessionRoots;

@@ -8,7 +8,7 @@ use mcp_roots::{Error, ErrorKind, Operation, Roots, RootsBuilder, Snapshot};
 use rmcp::{Peer, RoleServer};
 use tokio::sync::{Mutex, watch};
 
-use crate::blocking::{blocking, run_blocking};
+use crate::call::blocking::{blocking, run_blocking};
 use crate::rounds::Rounds;
 use crate::values::answer::Answer;
 use crate::values::empty::Client;
