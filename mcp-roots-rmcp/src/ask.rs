@@ -26,7 +26,7 @@ use sha2::{Digest, Sha256};
 
 use crate::call::blocking::{inline, run_blocking};
 use crate::call::{revision::Revision, tool_call::ToolCall};
-use crate::elicit::{ElicitError, Elicitor, Form, Outcome};
+use crate::elicit::elicitor::{ElicitError, Elicitor, Form, Outcome};
 use crate::rounds::hex;
 use crate::rounds::{FlowStatus, Pending, Progress, Recorded, Rounds, StoreError};
 use crate::session::SessionRoots;

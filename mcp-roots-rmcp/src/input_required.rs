@@ -12,7 +12,7 @@ use rmcp::model::{ElicitRequest, ElicitResult, InputRequest, InputRequests, Inpu
 use serde_json::{Map, Value};
 
 use crate::call::blocking::{blocking, run_blocking};
-use crate::elicit::{ElicitError, Form, Outcome};
+use crate::elicit::elicitor::{ElicitError, Form, Outcome};
 use crate::session::SessionRoots;
 use crate::values::answer::Answer;
 use crate::values::legacy;

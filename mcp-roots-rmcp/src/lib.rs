@@ -211,7 +211,6 @@ mod input_required;
 mod rounds;
 mod serve;
 mod session;
-mod url;
 mod values;
 
 pub use ask::{Ask, Visited};
@@ -220,15 +219,15 @@ pub use call::parameters::Parameters;
 pub use call::progress::{PROGRESS_INTERVAL, Progress};
 pub use call::revision::{Revision, URL_MODE_SINCE};
 pub use call::tool_call::ToolCall;
-pub use elicit::{ElicitError, Elicitor, Form, Outcome};
+pub use elicit::elicitor::{ElicitError, Elicitor, Form, Outcome};
+pub use elicit::url::{
+    ELICITATION_COMPLETE, URL_ELICITATION_REQUIRED, UrlElicitation, url_elicitation_required,
+};
 pub use input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
 pub use rounds::{
     Clock, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_POLL, DEFAULT_URL_ROUND_WAIT,
     DEFAULT_URL_WAIT_ROUNDS, KeyError, KeyRing, Rounds, STATE_KEYS_ENV, Store, StoreError,
 };
 pub use session::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
-pub use url::{
-    ELICITATION_COMPLETE, URL_ELICITATION_REQUIRED, UrlElicitation, url_elicitation_required,
-};
 pub use values::denial::tool_error;
 pub use values::stop::Stop;

@@ -11,7 +11,7 @@ use rmcp::model::{
 use serde_json::json;
 
 use crate::call::revision::URL_MODE_SINCE;
-use crate::elicit::{ElicitError, Elicitor, Outcome};
+use crate::elicit::elicitor::{ElicitError, Elicitor, Outcome};
 
 /// JSON-RPC error code of the URL-elicitation-required error (SEP-1036).
 pub const URL_ELICITATION_REQUIRED: ErrorCode = ErrorCode(-32042);
