@@ -29,7 +29,7 @@ use crate::call::{revision::Revision, tool_call::ToolCall};
 use crate::elicit::elicitor::{ElicitError, Elicitor, Form, Outcome};
 use crate::rounds::hex;
 use crate::rounds::{FlowStatus, Pending, Progress, Recorded, Rounds, StoreError};
-use crate::session::SessionRoots;
+use crate::session::roots::SessionRoots;
 use crate::values::empty::Client;
 use crate::values::stop::Stop;
 

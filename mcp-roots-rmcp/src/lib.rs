@@ -207,7 +207,6 @@ mod elicit;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
-mod input_required;
 mod rounds;
 mod serve;
 mod session;
@@ -223,11 +222,11 @@ pub use elicit::elicitor::{ElicitError, Elicitor, Form, Outcome};
 pub use elicit::url::{
     ELICITATION_COMPLETE, URL_ELICITATION_REQUIRED, UrlElicitation, url_elicitation_required,
 };
-pub use input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
 pub use rounds::{
     Clock, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_POLL, DEFAULT_URL_ROUND_WAIT,
     DEFAULT_URL_WAIT_ROUNDS, KeyError, KeyRing, Rounds, STATE_KEYS_ENV, Store, StoreError,
 };
-pub use session::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
+pub use session::input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
+pub use session::roots::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
 pub use values::denial::tool_error;
 pub use values::stop::Stop;

@@ -11,9 +11,9 @@ use tracing::Instrument;
 
 use crate::ask::{Ask, Mode, Questions, Replay, Scope, Waiting};
 use crate::call::{revision::Revision, tool_call::ToolCall};
-use crate::input_required::ROOTS_INPUT;
 use crate::rounds::{Progress, Recorded, Rounds};
-use crate::session::SessionRoots;
+use crate::session::input_required::ROOTS_INPUT;
+use crate::session::roots::SessionRoots;
 use crate::values::legacy;
 use crate::values::stop::Stop;
 

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::call::blocking::{blocking, run_blocking};
 use crate::elicit::elicitor::{ElicitError, Form, Outcome};
-use crate::session::SessionRoots;
+use crate::session::roots::SessionRoots;
 use crate::values::answer::Answer;
 use crate::values::legacy;
 
