@@ -201,7 +201,6 @@
 //! The features of `mcp_roots` (such as `watch`) are chosen on the
 //! server's own `mcp-roots` dependency.
 
-mod ask;
 mod call;
 mod elicit;
 #[cfg(feature = "http")]
@@ -212,7 +211,6 @@ mod serve;
 mod session;
 mod values;
 
-pub use ask::{Ask, Visited};
 pub use call::blocking::run_blocking;
 pub use call::parameters::Parameters;
 pub use call::progress::{PROGRESS_INTERVAL, Progress};
@@ -226,6 +224,7 @@ pub use rounds::{
     Clock, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_POLL, DEFAULT_URL_ROUND_WAIT,
     DEFAULT_URL_WAIT_ROUNDS, KeyError, KeyRing, Rounds, STATE_KEYS_ENV, Store, StoreError,
 };
+pub use serve::ask::{Ask, Visited};
 pub use session::input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
 pub use session::roots::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
 pub use values::denial::tool_error;

@@ -9,9 +9,9 @@ use rmcp::model::{
 };
 use tracing::Instrument;
 
-use crate::ask::{Ask, Mode, Questions, Replay, Scope, Waiting};
 use crate::call::{revision::Revision, tool_call::ToolCall};
 use crate::rounds::{Progress, Recorded, Rounds};
+use crate::serve::ask::{Ask, Mode, Questions, Replay, Scope, Waiting};
 use crate::session::input_required::ROOTS_INPUT;
 use crate::session::roots::SessionRoots;
 use crate::values::legacy;
