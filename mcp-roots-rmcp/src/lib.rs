@@ -201,43 +201,31 @@
 //! The features of `mcp_roots` (such as `watch`) are chosen on the
 //! server's own `mcp-roots` dependency.
 
-mod answer;
-mod ask;
-mod blocking;
 mod call;
-mod denial;
 mod elicit;
-mod empty;
-mod format;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
-mod input_required;
-mod legacy;
-mod parameters;
-mod progress;
 mod rounds;
 mod serve;
 mod session;
-mod stop;
-mod url;
-mod validate;
+mod values;
 
-pub use ask::{Ask, Visited};
-pub use blocking::run_blocking;
-pub use call::{Revision, ToolCall};
-pub use denial::tool_error;
-pub use elicit::{ElicitError, Elicitor, Form, Outcome};
-pub use input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
-pub use parameters::Parameters;
-pub use progress::{PROGRESS_INTERVAL, Progress};
+pub use call::blocking::run_blocking;
+pub use call::parameters::Parameters;
+pub use call::progress::{PROGRESS_INTERVAL, Progress};
+pub use call::revision::{Revision, URL_MODE_SINCE};
+pub use call::tool_call::ToolCall;
+pub use elicit::elicitor::{ElicitError, Elicitor, Form, Outcome};
+pub use elicit::url::{
+    ELICITATION_COMPLETE, URL_ELICITATION_REQUIRED, UrlElicitation, url_elicitation_required,
+};
 pub use rounds::{
     Clock, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_POLL, DEFAULT_URL_ROUND_WAIT,
     DEFAULT_URL_WAIT_ROUNDS, KeyError, KeyRing, Rounds, STATE_KEYS_ENV, Store, StoreError,
 };
-pub use session::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
-pub use stop::Stop;
-pub use url::{
-    ELICITATION_COMPLETE, URL_ELICITATION_REQUIRED, URL_MODE_SINCE, UrlElicitation,
-    url_elicitation_required,
-};
+pub use serve::ask::{Ask, Visited};
+pub use session::input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
+pub use session::roots::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
+pub use values::denial::tool_error;
+pub use values::stop::Stop;

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::Rounds;
 use super::store::Consumed;
-use crate::call::ToolCall;
+use crate::call::tool_call::ToolCall;
 
 /// Longest `requestState` opened at all (a larger one is refused before
 /// decoding).

@@ -125,7 +125,7 @@ impl fmt::Debug for Store {
 
 impl Default for Store {
     fn default() -> Self {
-        Self::memory(crate::DEFAULT_REPLAY_CAPACITY)
+        Self::memory(crate::rounds::DEFAULT_REPLAY_CAPACITY)
     }
 }
 

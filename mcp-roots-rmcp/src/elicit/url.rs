@@ -10,16 +10,14 @@ use rmcp::model::{
 };
 use serde_json::json;
 
-use crate::elicit::{ElicitError, Elicitor, Outcome};
+use crate::call::revision::URL_MODE_SINCE;
+use crate::elicit::elicitor::{ElicitError, Elicitor, Outcome};
 
 /// JSON-RPC error code of the URL-elicitation-required error (SEP-1036).
 pub const URL_ELICITATION_REQUIRED: ErrorCode = ErrorCode(-32042);
 /// Method of the notification that tells the client an out-of-band flow
 /// finished (SEP-1036).
 pub const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
-/// The first protocol revision with URL-mode elicitation.
-pub const URL_MODE_SINCE: &str = "2025-11-25";
-
 /// One URL the user must visit, for [`url_elicitation_required`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]

@@ -1,5 +1,5 @@
 //! [`ToolCall`]: what one `tools/call` request brings, taken by rmcp's tool
-//! router like any other extractor, and the [`Revision`] it was sent on.
+//! router like any other extractor, and the [`Revision`](super::revision::Revision) it was sent on.
 
 use std::borrow::Cow;
 
@@ -13,7 +13,8 @@ use rmcp::model::{ClientCapabilities, InputResponses, JsonObject, ProtocolVersio
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::stop::Stop;
+use crate::call::revision::Revision;
+use crate::values::stop::Stop;
 
 /// One `tools/call` request, as a tool method's argument.
 ///
@@ -222,48 +223,6 @@ impl ToolCall {
     }
 }
 
-/// What a protocol revision lets a tool do, as the glue serves it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Revision {
-    /// 2024-11-05 and 2025-03-26: the session's roots (`roots/list`), no
-    /// elicitation: a tool that must ask gets "cannot ask" and changes
-    /// nothing.
-    SessionWithoutElicitation,
-    /// 2025-06-18 and 2025-11-25: the session's roots, questions as
-    /// `elicitation/create` requests (URL mode from 2025-11-25).
-    Session {
-        /// Whether the revision has URL-mode elicitation (2025-11-25).
-        url_mode: bool,
-    },
-    /// 2026-07-28 and later: no session; roots and questions travel as
-    /// input requests in input-required results, and the retry brings the
-    /// answers.
-    Rounds,
-}
-
-/// The first revision with form elicitation.
-const ELICITATION_SINCE: &str = "2025-06-18";
-
-impl Revision {
-    /// The revision a request on `version` is served as (an unknown version
-    /// is served as the session revisions are: rmcp negotiated it).
-    pub fn of(version: Option<&ProtocolVersion>) -> Self {
-        let Some(version) = version else {
-            return Self::SessionWithoutElicitation;
-        };
-        if !version.has_initialize() {
-            return Self::Rounds;
-        }
-        match version.as_str() {
-            v if v < ELICITATION_SINCE => Self::SessionWithoutElicitation,
-            v => Self::Session {
-                url_mode: v >= crate::url::URL_MODE_SINCE,
-            },
-        }
-    }
-}
-
 /// SHA-256 of the tool's name and its arguments in a canonical form (object
 /// keys sorted), so that a state is bound to this call and no other.
 fn digest(tool: &str, arguments: Option<&JsonObject>) -> [u8; 32] {
@@ -333,18 +292,5 @@ mod tests {
         let d = object(serde_json::json!({"a\":1,\"b": 2}));
         let e = object(serde_json::json!({"a": 1, "b": 2}));
         assert_ne!(digest("t", Some(&d)), digest("t", Some(&e)));
-    }
-
-    #[test]
-    fn revisions() {
-        let of = |v: &str| {
-            let version: ProtocolVersion = serde_json::from_value(Value::String(v.into())).unwrap();
-            Revision::of(Some(&version))
-        };
-        assert_eq!(of("2024-11-05"), Revision::SessionWithoutElicitation);
-        assert_eq!(of("2025-03-26"), Revision::SessionWithoutElicitation);
-        assert_eq!(of("2025-06-18"), Revision::Session { url_mode: false });
-        assert_eq!(of("2025-11-25"), Revision::Session { url_mode: true });
-        assert_eq!(of("2026-07-28"), Revision::Rounds);
     }
 }

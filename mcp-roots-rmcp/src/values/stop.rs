@@ -6,8 +6,7 @@ use mcp_roots::Error;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::json;
 
-use crate::denial::tool_error;
-use crate::elicit::ElicitError;
+use crate::values::denial::tool_error;
 
 /// Why a tool body stopped before its result: a refusal or failure that
 /// becomes the tool's error result, or (on 2026-07-28) a question the body
@@ -74,12 +73,6 @@ impl fmt::Debug for Stop {
 impl From<Error> for Stop {
     fn from(err: Error) -> Self {
         Self(Halt::Failed(tool_error(&err)))
-    }
-}
-
-impl From<ElicitError> for Stop {
-    fn from(err: ElicitError) -> Self {
-        Self(Halt::Failed(err.to_tool_result()))
     }
 }
 

@@ -4,7 +4,7 @@
 
 use mcp_roots::{RescanReport, RootSet, RootSetBuilder, Roots};
 
-use crate::legacy::ClientRoot;
+use crate::values::legacy::ClientRoot;
 
 /// A client's answer about its roots.
 #[derive(Debug)]

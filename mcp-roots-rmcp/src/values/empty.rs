@@ -4,8 +4,8 @@
 
 use mcp_roots::RootSet;
 
-use crate::answer::escaped;
-use crate::stop::Stop;
+use crate::values::answer::escaped;
+use crate::values::stop::Stop;
 
 /// Whose empty set it is, for the sentence that says why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

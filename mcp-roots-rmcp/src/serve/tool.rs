@@ -9,13 +9,13 @@ use rmcp::model::{
 };
 use tracing::Instrument;
 
-use crate::ask::{Ask, Mode, Questions, Replay, Scope, Waiting};
-use crate::call::{Revision, ToolCall};
-use crate::input_required::ROOTS_INPUT;
-use crate::legacy;
+use crate::call::{revision::Revision, tool_call::ToolCall};
 use crate::rounds::{Progress, Recorded, Rounds};
-use crate::session::SessionRoots;
-use crate::stop::Stop;
+use crate::serve::ask::{Ask, Mode, Questions, Replay, Scope, Waiting};
+use crate::session::input_required::ROOTS_INPUT;
+use crate::session::roots::SessionRoots;
+use crate::values::legacy;
+use crate::values::stop::Stop;
 
 impl SessionRoots {
     /// Serves a tool whose work needs the roots and asks the user nothing,

@@ -21,7 +21,8 @@ use rmcp::{Peer, RoleServer};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use crate::validate::validate;
+use crate::values::stop::{Halt, Stop};
+use crate::values::validate::validate;
 
 /// A form: a message and a flat schema. rmcp's [`ElicitationSchema`] has
 /// only primitive properties (string, number, integer, boolean, enum), so a
@@ -247,6 +248,14 @@ impl std::error::Error for ElicitError {
     }
 }
 
+/// A question that cannot be asked or answered stops the body with the
+/// error's tool result.
+impl From<ElicitError> for Stop {
+    fn from(err: ElicitError) -> Self {
+        Stop(Halt::Failed(err.to_tool_result()))
+    }
+}
+
 impl ElicitError {
     /// The stable reason for structured content.
     pub fn reason(&self) -> &'static str {
@@ -316,7 +325,7 @@ impl Elicitor {
     }
 
     /// For one tool call of [`SessionRoots::serve_with`](crate::SessionRoots::serve_with).
-    pub(crate) fn for_call(call: &crate::call::ToolCall) -> Self {
+    pub(crate) fn for_call(call: &crate::call::tool_call::ToolCall) -> Self {
         Self {
             peer: call.peer.clone(),
             protocol: call.protocol.clone(),

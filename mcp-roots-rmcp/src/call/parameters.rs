@@ -8,7 +8,7 @@ use rmcp::schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::call::ToolCall;
+use crate::call::tool_call::ToolCall;
 
 /// A tool's call and its arguments, deserialised into `A`: the glue's
 /// replacement for rmcp's `Parameters<A>`, which takes the arguments only.

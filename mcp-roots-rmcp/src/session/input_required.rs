@@ -11,11 +11,11 @@ use mcp_roots::{Error, ErrorKind, Operation, RootSet, Roots, Snapshot};
 use rmcp::model::{ElicitRequest, ElicitResult, InputRequest, InputRequests, InputRequiredResult};
 use serde_json::{Map, Value};
 
-use crate::answer::Answer;
-use crate::blocking::{blocking, run_blocking};
-use crate::elicit::{ElicitError, Form, Outcome};
-use crate::legacy;
-use crate::session::SessionRoots;
+use crate::call::blocking::{blocking, run_blocking};
+use crate::elicit::elicitor::{ElicitError, Form, Outcome};
+use crate::session::roots::SessionRoots;
+use crate::values::answer::Answer;
+use crate::values::legacy;
 
 /// Up to this many request roots are admitted on the async thread (the
 /// handles of repeated roots are taken over, each checked with one `stat`);
@@ -96,7 +96,7 @@ impl SessionRoots {
         // A few roots, usually the previous request's again (their handles
         // are taken over): built where the call is. Many: on the pool.
         if answer.len() <= INLINE_ROOTS {
-            return crate::blocking::inline(|| answer.for_request(self.roots()));
+            return crate::call::blocking::inline(|| answer.for_request(self.roots()));
         }
         let session = self.clone();
         blocking(move || answer.for_request(session.roots())).await

@@ -24,14 +24,14 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use crate::blocking::{inline, run_blocking};
-use crate::call::{Revision, ToolCall};
-use crate::elicit::{ElicitError, Elicitor, Form, Outcome};
-use crate::empty::Client;
+use crate::call::blocking::{inline, run_blocking};
+use crate::call::{revision::Revision, tool_call::ToolCall};
+use crate::elicit::elicitor::{ElicitError, Elicitor, Form, Outcome};
 use crate::rounds::hex;
 use crate::rounds::{FlowStatus, Pending, Progress, Recorded, Rounds, StoreError};
-use crate::session::SessionRoots;
-use crate::stop::Stop;
+use crate::session::roots::SessionRoots;
+use crate::values::empty::Client;
+use crate::values::stop::Stop;
 
 /// A URL flow's end: its `elicitationId` and its result (`None`: the flow
 /// ended without one, e.g. its page timed out).
@@ -141,7 +141,7 @@ fn guarded<T>(
     work: impl FnOnce(&Snapshot<'_>) -> Result<T, Stop>,
 ) -> Result<T, Stop> {
     if snap.set().is_empty() {
-        return Err(crate::empty::no_roots(client, snap.set()));
+        return Err(crate::values::empty::no_roots(client, snap.set()));
     }
     work(snap)
 }

@@ -8,11 +8,11 @@ use mcp_roots::{Error, ErrorKind, Operation, Roots, RootsBuilder, Snapshot};
 use rmcp::{Peer, RoleServer};
 use tokio::sync::{Mutex, watch};
 
-use crate::answer::Answer;
-use crate::blocking::{blocking, run_blocking};
-use crate::empty::Client;
-use crate::legacy;
+use crate::call::blocking::{blocking, run_blocking};
 use crate::rounds::Rounds;
+use crate::values::answer::Answer;
+use crate::values::empty::Client;
+use crate::values::legacy;
 
 /// How long a tool call waits for the client's first `roots/list` answer.
 pub const DEFAULT_FIRST_ANSWER_WAIT: Duration = Duration::from_secs(5);
@@ -144,7 +144,7 @@ impl SessionRoots {
             Some(info) if legacy::declares_roots(&info.capabilities) => self.relist(peer).await,
             Some(info) => {
                 tracing::info!(
-                    client = %crate::answer::escaped(&info.client_info.name),
+                    client = %crate::values::answer::escaped(&info.client_info.name),
                     "client did not declare roots: the server's policy applies (its ceiling, or nothing)"
                 );
                 self.install(0, Answer::Undeclared).await;
@@ -239,7 +239,7 @@ impl SessionRoots {
                 match legacy::list_roots(peer, inner.list_timeout).await {
                     Ok(roots) => self.install(wanted, Answer::Listed(roots)).await,
                     Err(err) => {
-                        tracing::warn!(request = wanted, error = %crate::answer::escaped(&err.to_string()), "roots/list failed; keeping the current roots")
+                        tracing::warn!(request = wanted, error = %crate::values::answer::escaped(&err.to_string()), "roots/list failed; keeping the current roots")
                     }
                 }
                 inner.served.store(wanted, Ordering::SeqCst);
@@ -272,7 +272,7 @@ impl SessionRoots {
             let empty = set
                 .set()
                 .is_empty()
-                .then(|| crate::empty::why(client, set.set()));
+                .then(|| crate::values::empty::why(client, set.set()));
             (report, empty)
         });
         match installed.await {

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::format;
+use crate::values::format;
 
 /// Checks `content` against the flat form schema `schema` (as JSON): an
 /// object with only the declared fields, every required field present, each

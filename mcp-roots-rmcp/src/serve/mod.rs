@@ -1,0 +1,8 @@
+//! The top layer: one tool body for every protocol revision. What a body
+//! asks for and how each revision answers it (`ask`: `Ask`, the questions
+//! asked in place or replayed across rounds), and the tool's entry points
+//! (`tool`: `SessionRoots::serve`, `serve_blocking` and `serve_with`).
+//! Everything below serves it; nothing below imports it.
+
+pub(crate) mod ask;
+pub(crate) mod tool;
