@@ -66,7 +66,7 @@ fn main() -> ExitCode {
                 eprintln!("notes-server: {err}");
                 return ExitCode::FAILURE;
             }
-            Serving::Serve(cli.serve, policy)
+            Serving::Serve(Box::new((cli.serve, policy)))
         }
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -83,7 +83,10 @@ fn main() -> ExitCode {
     runtime.block_on(async move {
         match serving {
             Serving::Demo(demo) => play(demo).await,
-            Serving::Serve(args, policy) => serve(args, policy).await,
+            Serving::Serve(serving) => {
+                let (args, policy) = *serving;
+                serve(args, policy).await
+            }
         }
     })
 }
@@ -91,7 +94,7 @@ fn main() -> ExitCode {
 /// What `main` runs once the runtime is up.
 enum Serving {
     Demo(DemoArgs),
-    Serve(ServeArgs, RootsBuilder),
+    Serve(Box<(ServeArgs, RootsBuilder)>),
 }
 
 /// Plays the demo where `args` says; success only if every check passed.
