@@ -25,8 +25,8 @@ pub(crate) struct Cli {
     #[arg(long = "read-only-dir", value_name = "DIR")]
     pub(crate) read_only_dirs: Vec<String>,
 
-    /// Serve Streamable HTTP on this loopback address (127.0.0.1:PORT or
-    /// [::1]:PORT) instead of stdio.
+    /// Serve Streamable HTTP on this loopback address (`127.0.0.1:PORT` or
+    /// `[::1]:PORT`) instead of stdio.
     #[arg(long, value_name = "IP:PORT")]
     pub(crate) http: Option<String>,
 
