@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use mcp_roots::{EmptyRoots, Roots, Writes};
+use mcp_roots::{EmptyRoots, Patterns, Roots, Writes};
 use mcp_roots_rmcp::{Progress, SessionRoots, ToolCall};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -25,6 +25,11 @@ pub(crate) struct Config {
     /// The read-only directories.
     pub(crate) read_only_dirs: Vec<PathBuf>,
     pub(crate) read_only: bool,
+    /// The parts of every directory that are hidden (`--hide`).
+    pub(crate) hide: Patterns,
+    /// The parts of every directory that are read-only
+    /// (`--read-only-pattern`).
+    pub(crate) protect: Patterns,
     pub(crate) confirm: bool,
     pub(crate) bounds: Bounds,
 }
@@ -62,6 +67,8 @@ impl Config {
             dirs,
             read_only_dirs,
             read_only: cli.read_only,
+            hide: cli.hidden()?,
+            protect: cli.protected()?,
             confirm: cli.confirm,
             bounds: Bounds {
                 max_entries: cli.max_entries,
@@ -73,7 +80,7 @@ impl Config {
 
     /// The policy of one session: the directories are the ceiling and what
     /// a client is served until it shares folders of its own.
-    fn policy(&self) -> mcp_roots::RootsBuilder {
+    pub(crate) fn policy(&self) -> mcp_roots::RootsBuilder {
         let mut policy = Roots::builder().empty_roots(EmptyRoots::Ceiling);
         if !self.dirs.is_empty() {
             policy = policy.ceiling(self.dirs.iter().map(|d| d.to_string_lossy().into_owned()));
@@ -89,6 +96,8 @@ impl Config {
             policy = policy.writes(Writes::Refuse);
         }
         policy
+            .hide(self.hide.clone())
+            .read_only(self.protect.clone())
     }
 }
 
