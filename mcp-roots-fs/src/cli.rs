@@ -4,7 +4,7 @@ use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use clap::Parser;
-use mcp_roots::Patterns;
+use mcp_roots::{Confinement, Patterns};
 
 /// The MCP filesystem server on the mcp-roots boundary: a drop-in
 /// replacement for `@modelcontextprotocol/server-filesystem`.
@@ -40,6 +40,17 @@ pub(crate) struct Cli {
     /// `read_only`.
     #[arg(long, value_name = "PATTERN", value_parser = pattern)]
     pub(crate) read_only_pattern: Vec<String>,
+
+    /// Let the kernel keep the directories too (Linux, Landlock): before
+    /// serving, the process gives up every file outside the directories
+    /// for good (read-only where they are read-only), so a file outside is
+    /// refused even to code that bypasses the boundary. `--confine`
+    /// enforces what the kernel supports and logs what it did;
+    /// `--confine=required` refuses to start unless the whole process is
+    /// confined (Landlock ABI 3 or later).
+    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "best-effort", value_parser = crate::confine::mode)]
+    pub(crate) confine: Option<Confinement>,
 
     /// Serve Streamable HTTP on this loopback address (127.0.0.1:PORT or
     /// [::1]:PORT) instead of stdio.

@@ -5,9 +5,15 @@
 //! `mcp-roots-fs DIR…` serves stdio; `--http 127.0.0.1:PORT` serves
 //! Streamable HTTP. See the README for the options and the differences from
 //! the original.
+//!
+//! `main` is a plain function: it parses the command line, installs the
+//! log and, with `--confine`, confines the process while it still has one
+//! thread; only then does it build the tokio runtime. An attribute such as
+//! `tokio::main` would have started the runtime's threads before.
 
 mod cli;
 mod collate;
+mod confine;
 mod glob;
 mod paths;
 mod reply;
@@ -27,8 +33,7 @@ use tracing_subscriber::{EnvFilter, filter::LevelFilter, fmt};
 use crate::cli::Cli;
 use crate::server::{Config, FsServer};
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     // The log on stderr (stdout is the protocol): RUST_LOG, default info.
     let filter = EnvFilter::builder().with_default_directive(LevelFilter::INFO.into());
     let _ = fmt()
@@ -43,10 +48,35 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let served = match cli.http.as_deref() {
-        Some(addr) => serve_http(addr, config).await,
-        None => serve_stdio(config).await,
+    config.log();
+    // Read before confinement: it looks at cgroup files outside the
+    // directories.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if let Some(mode) = cli.confine
+        && let Err(message) = confine::process(&config, mode)
+    {
+        eprintln!("mcp-roots-fs: {message}");
+        return ExitCode::FAILURE;
+    }
+    // Only now the runtime: its workers and blocking pool (where the tool
+    // bodies run) are confined from birth.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .enable_all()
+        .build();
+    let runtime = match runtime {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("mcp-roots-fs: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
     };
+    let served = runtime.block_on(async move {
+        match cli.http.as_deref() {
+            Some(addr) => serve_http(addr, config).await,
+            None => serve_stdio(config).await,
+        }
+    });
     match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {

@@ -78,6 +78,19 @@ impl Config {
         })
     }
 
+    /// Logs what the operator chose beyond the directories.
+    pub(crate) fn log(&self) {
+        if !self.hide.is_empty() || !self.protect.is_empty() {
+            let hide: Vec<&str> = self.hide.iter().collect();
+            let read_only: Vec<&str> = self.protect.iter().collect();
+            tracing::info!(
+                ?hide,
+                ?read_only,
+                "parts of every directory are hidden or read-only"
+            );
+        }
+    }
+
     /// The policy of one session: the directories are the ceiling and what
     /// a client is served until it shares folders of its own.
     pub(crate) fn policy(&self) -> mcp_roots::RootsBuilder {
