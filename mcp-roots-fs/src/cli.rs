@@ -52,6 +52,22 @@ pub(crate) struct Cli {
           default_missing_value = "best-effort", value_parser = crate::confine::mode)]
     pub(crate) confine: Option<Confinement>,
 
+    /// Where 2026-07-28 calls keep what several instances of this server
+    /// must share (the request states already used): `redis://HOST:PORT`
+    /// (or `redis://HOST:PORT/DB`) for one Redis shared by every instance,
+    /// whose `maxmemory-policy` must be `noeviction`. Default: this
+    /// process's memory (one instance). Give every instance the same keys
+    /// too (--state-key-file).
+    #[arg(long, value_name = "URL", value_parser = crate::deployment::state_url)]
+    pub(crate) state: Option<String>,
+
+    /// Read the keys that seal 2026-07-28 request states from PATH (lines
+    /// `seal = HEX` and `accept = HEX`, at least 64 hex digits each), or
+    /// else from the MCP_ROOTS_STATE_KEYS environment variable. Default: a
+    /// random key of this process. Never on the command line.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) state_key_file: Option<PathBuf>,
+
     /// Serve Streamable HTTP on this loopback address (127.0.0.1:PORT or
     /// [::1]:PORT) instead of stdio.
     #[arg(long, value_name = "IP:PORT")]

@@ -14,6 +14,7 @@
 mod cli;
 mod collate;
 mod confine;
+mod deployment;
 mod glob;
 mod paths;
 mod reply;
@@ -27,6 +28,7 @@ use std::io::stderr;
 use std::process::ExitCode;
 
 use clap::Parser;
+use mcp_roots_rmcp::Rounds;
 use rmcp::ServiceExt;
 use tracing_subscriber::{EnvFilter, filter::LevelFilter, fmt};
 
@@ -49,9 +51,16 @@ fn main() -> ExitCode {
         }
     };
     config.log();
-    // Read before confinement: it looks at cgroup files outside the
-    // directories.
+    // Read before confinement: the cgroup files, and the key file, may lie
+    // outside the directories.
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let ring = match deployment::key_ring(cli.state_key_file.as_deref()) {
+        Ok(ring) => ring,
+        Err(message) => {
+            eprintln!("mcp-roots-fs: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
     if let Some(mode) = cli.confine
         && let Err(message) = confine::process(&config, mode)
     {
@@ -72,9 +81,10 @@ fn main() -> ExitCode {
         }
     };
     let served = runtime.block_on(async move {
+        let rounds = deployment::rounds(ring.as_ref(), cli.state.as_deref()).await?;
         match cli.http.as_deref() {
-            Some(addr) => serve_http(addr, config).await,
-            None => serve_stdio(config).await,
+            Some(addr) => serve_http(addr, config, rounds).await,
+            None => serve_stdio(config, rounds).await,
         }
     });
     match served {
@@ -86,8 +96,8 @@ fn main() -> ExitCode {
     }
 }
 
-async fn serve_stdio(config: Config) -> Result<(), String> {
-    let server = FsServer::new(std::sync::Arc::new(config));
+async fn serve_stdio(config: Config, rounds: Rounds) -> Result<(), String> {
+    let server = FsServer::new(std::sync::Arc::new(config), rounds);
     let running = server
         .serve(rmcp::transport::stdio())
         .await
@@ -96,7 +106,7 @@ async fn serve_stdio(config: Config) -> Result<(), String> {
     Ok(())
 }
 
-async fn serve_http(addr: &str, config: Config) -> Result<(), String> {
+async fn serve_http(addr: &str, config: Config, rounds: Rounds) -> Result<(), String> {
     let addr = mcp_roots_rmcp::http::loopback(addr)?;
     let listener = mcp_roots_rmcp::http::bind(addr)
         .await
@@ -112,7 +122,7 @@ async fn serve_http(addr: &str, config: Config) -> Result<(), String> {
     };
     mcp_roots_rmcp::http::serve(
         listener,
-        move || FsServer::new(config.clone()),
+        move || FsServer::new(config.clone(), rounds.clone()),
         mcp_roots_rmcp::http::DEFAULT_SESSION_IDLE,
         shutdown,
     )

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use mcp_roots::{EmptyRoots, Patterns, Roots, Writes};
-use mcp_roots_rmcp::{Progress, SessionRoots, ToolCall};
+use mcp_roots_rmcp::{Progress, Rounds, SessionRoots, ToolCall};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResponse, Implementation, ServerCapabilities, ServerConfig};
@@ -131,9 +131,11 @@ impl std::fmt::Debug for FsServer {
 }
 
 impl FsServer {
-    pub(crate) fn new(config: Arc<Config>) -> Self {
+    /// A session's server: its roots built from `config`, its 2026-07-28
+    /// request states sealed and kept by `rounds` (the process's).
+    pub(crate) fn new(config: Arc<Config>, rounds: Rounds) -> Self {
         Self {
-            roots: SessionRoots::new(config.policy()),
+            roots: SessionRoots::new(config.policy()).with_rounds(rounds),
             config,
             tool_router: Self::tool_router(),
         }
