@@ -136,7 +136,8 @@ async fn request_states_are_kept_in_the_shared_redis() {
     // request state the server seals and, once the client's retry uses
     // it, records as consumed in the store.
     let script = ScriptedClient::new(true, true).speaking(ProtocolVersion::V_2026_07_28);
-    script.set_roots([(root.to_str().unwrap(), None)]);
+    let uri = format!("file://{}", root.display());
+    script.set_root_uris(&[&uri]);
     let conn: Connection<NoServer> =
         Connection::spawn(binary(), &args, script.clone(), modern_lifecycle())
             .await
