@@ -13,7 +13,7 @@ use rmcp::service::NotificationContext;
 use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
 
 use crate::cli::{Cli, operator_dir};
-use crate::reply;
+use crate::reply::{self, Shape};
 use crate::tools::{self, args};
 use crate::walk::Bounds;
 
@@ -156,7 +156,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::ReadTextFile>,
     ) -> CallToolResponse {
-        tools::read_text_file::run(self, call, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::read_text_file::run(self, call, args).await,
+        )
     }
 
     #[tool(
@@ -170,7 +173,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::ReadTextFile>,
     ) -> CallToolResponse {
-        tools::read_text_file::run(self, call, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::read_text_file::run(self, call, args).await,
+        )
     }
 
     #[tool(
@@ -184,7 +190,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::PathOnly>,
     ) -> CallToolResponse {
-        tools::read_media_file::run(self, call, args).await
+        reply::fitted(
+            Shape::Media,
+            tools::read_media_file::run(self, call, args).await,
+        )
     }
 
     #[tool(
@@ -198,7 +207,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::ReadMultipleFiles>,
     ) -> CallToolResponse {
-        tools::read_multiple_files::run(self, call, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::read_multiple_files::run(self, call, args).await,
+        )
     }
 
     #[tool(
@@ -212,7 +224,7 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::WriteFile>,
     ) -> CallToolResponse {
-        tools::write_file::run(self, call, args).await
+        reply::fitted(Shape::Text, tools::write_file::run(self, call, args).await)
     }
 
     #[tool(
@@ -226,7 +238,7 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::EditFile>,
     ) -> CallToolResponse {
-        tools::edit_file::run(self, call, args).await
+        reply::fitted(Shape::Text, tools::edit_file::run(self, call, args).await)
     }
 
     #[tool(
@@ -240,7 +252,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::PathOnly>,
     ) -> CallToolResponse {
-        tools::create_directory::run(self, call, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::create_directory::run(self, call, args).await,
+        )
     }
 
     #[tool(
@@ -255,7 +270,10 @@ impl FsServer {
         progress: Progress,
         Parameters(args): Parameters<args::PathOnly>,
     ) -> CallToolResponse {
-        tools::list_directory::run(self, call, progress, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::list_directory::run(self, call, progress, args).await,
+        )
     }
 
     #[tool(
@@ -270,7 +288,10 @@ impl FsServer {
         progress: Progress,
         Parameters(args): Parameters<args::ListWithSizes>,
     ) -> CallToolResponse {
-        tools::list_directory_with_sizes::run(self, call, progress, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::list_directory_with_sizes::run(self, call, progress, args).await,
+        )
     }
 
     #[tool(
@@ -285,7 +306,10 @@ impl FsServer {
         progress: Progress,
         Parameters(args): Parameters<args::DirectoryTree>,
     ) -> CallToolResponse {
-        tools::directory_tree::run(self, call, progress, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::directory_tree::run(self, call, progress, args).await,
+        )
     }
 
     #[tool(
@@ -299,7 +323,7 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::MoveFile>,
     ) -> CallToolResponse {
-        tools::move_file::run(self, call, args).await
+        reply::fitted(Shape::Text, tools::move_file::run(self, call, args).await)
     }
 
     #[tool(
@@ -314,7 +338,10 @@ impl FsServer {
         progress: Progress,
         Parameters(args): Parameters<args::SearchFiles>,
     ) -> CallToolResponse {
-        tools::search_files::run(self, call, progress, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::search_files::run(self, call, progress, args).await,
+        )
     }
 
     #[tool(
@@ -328,7 +355,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::PathOnly>,
     ) -> CallToolResponse {
-        tools::get_file_info::run(self, call, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::get_file_info::run(self, call, args).await,
+        )
     }
 
     #[tool(
@@ -338,7 +368,10 @@ impl FsServer {
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn list_allowed_directories(&self, call: ToolCall) -> CallToolResponse {
-        tools::list_allowed_directories::run(self, call).await
+        reply::fitted(
+            Shape::Text,
+            tools::list_allowed_directories::run(self, call).await,
+        )
     }
 }
 

@@ -66,6 +66,22 @@ fn reason(result: &CallToolResult) -> Option<&str> {
     result.structured_content.as_ref()?.get("reason")?.as_str()
 }
 
+/// A refusal's structured content has what the tool's output schema
+/// requires (`content`: the refusal's text, or no media blocks), for
+/// clients that validate it even on an error.
+fn fits_the_output_schema(tool: &str, out: &CallToolResult) {
+    let content = &out.structured_content.as_ref().unwrap()["content"];
+    if tool == "read_media_file" {
+        assert_eq!(content, &json!([]), "{tool}: {out:?}");
+    } else {
+        assert_eq!(
+            content.as_str(),
+            Some(text_of(out).as_str()),
+            "{tool}: {out:?}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn list_allowed_directories_reports_the_patterns_after_the_directories() {
     let tree = Tree::new();
@@ -137,6 +153,7 @@ async fn hidden_parts_are_refused_and_never_shown() {
         let out = call(c, tool, args.clone()).await;
         assert!(failed(&out), "{tool} {args}: {out:?}");
         assert_eq!(reason(&out), Some("hidden"), "{tool} {args}: {out:?}");
+        fits_the_output_schema(tool, &out);
     }
     // read_multiple_files: the hidden file fails inline, the other is read.
     let out = call(
@@ -259,6 +276,7 @@ async fn read_only_parts_refuse_every_change_and_read() {
         let out = call(c, tool, args.clone()).await;
         assert!(failed(&out), "{tool} {args}: {out:?}");
         assert_eq!(reason(&out), Some("read_only"), "{tool} {args}: {out:?}");
+        fits_the_output_schema(tool, &out);
     }
     assert_eq!(
         std::fs::read_to_string(tree.at("vendor/lib.rs")).unwrap(),
