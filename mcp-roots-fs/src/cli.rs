@@ -68,8 +68,8 @@ pub(crate) struct Cli {
     #[arg(long, value_name = "PATH")]
     pub(crate) state_key_file: Option<PathBuf>,
 
-    /// Serve Streamable HTTP on this loopback address (127.0.0.1:PORT or
-    /// [::1]:PORT) instead of stdio.
+    /// Serve Streamable HTTP on this loopback address (`127.0.0.1:PORT` or
+    /// `[::1]:PORT`) instead of stdio.
     #[arg(long, value_name = "IP:PORT")]
     pub(crate) http: Option<String>,
 

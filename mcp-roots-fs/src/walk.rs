@@ -1,5 +1,5 @@
 //! The bounded walk under `search_files` and `directory_tree`: the
-//! library's [`Walk`] (through directory handles, one descriptor per level,
+//! library's [`Walk`](mcp_roots::Walk) (through directory handles, one descriptor per level,
 //! symlinks reported and never followed, so a link loop cannot recur), with
 //! the server's bounds on top: entries examined, depth, a deadline, and the
 //! client's cancellation. When it stops early, it says why.
