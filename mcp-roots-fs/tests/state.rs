@@ -211,3 +211,26 @@ fn a_store_or_keys_that_cannot_be_used_stop_the_server_at_start() {
         );
     }
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_key_file_is_read_before_confinement() {
+    // The file lies outside the one directory the process is confined to.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let keys = key_file(dir.path());
+    let (_, stderr) = run(&[
+        root.to_str().unwrap(),
+        "--state-key-file",
+        &keys,
+        "--confine=required",
+    ]);
+    assert!(
+        stderr.contains("mcp-roots-fs: confinement full"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--state-key-file"), "{stderr}");
+    // It went on to serve (stdin closed: the initialize never came).
+    assert!(stderr.contains("initialize"), "{stderr}");
+}
