@@ -4,6 +4,7 @@ use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use clap::Parser;
+use mcp_roots::{Confinement, Patterns};
 
 /// The MCP filesystem server on the mcp-roots boundary: a drop-in
 /// replacement for `@modelcontextprotocol/server-filesystem`.
@@ -24,6 +25,49 @@ pub(crate) struct Cli {
     /// A directory the server may read but never change (repeatable).
     #[arg(long = "read-only-dir", value_name = "DIR")]
     pub(crate) read_only_dirs: Vec<String>,
+
+    /// Hide the parts of every directory that PATTERN matches (gitignore
+    /// syntax, repeatable): never listed, searched or opened; a path there
+    /// is refused with `hidden`. A pattern with a `/` before its end is
+    /// anchored to the directory (`/secrets/`), one without matches at any
+    /// depth (`.env`, `*.pem`). Unlike git, a trailing `/` does not limit a
+    /// pattern to directories (a name is judged before it exists).
+    #[arg(long, value_name = "PATTERN", value_parser = pattern)]
+    pub(crate) hide: Vec<String>,
+
+    /// Keep the parts of every directory that PATTERN matches read-only
+    /// (gitignore syntax, repeatable, anchored as for --hide): they can be
+    /// read and listed; a write, edit, create or move there is refused with
+    /// `read_only`.
+    #[arg(long, value_name = "PATTERN", value_parser = pattern)]
+    pub(crate) read_only_pattern: Vec<String>,
+
+    /// Let the kernel keep the directories too (Linux, Landlock): before
+    /// serving, the process gives up every file outside the directories
+    /// for good (read-only where they are read-only), so a file outside is
+    /// refused even to code that bypasses the boundary. `--confine`
+    /// enforces what the kernel supports and logs what it did;
+    /// `--confine=required` refuses to start unless the whole process is
+    /// confined (Landlock ABI 3 or later).
+    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "best-effort", value_parser = crate::confine::mode)]
+    pub(crate) confine: Option<Confinement>,
+
+    /// Where 2026-07-28 calls keep what several instances of this server
+    /// must share (the request states already used): `redis://HOST:PORT`
+    /// (or `redis://HOST:PORT/DB`) for one Redis shared by every instance,
+    /// whose `maxmemory-policy` must be `noeviction`. Default: this
+    /// process's memory (one instance). Give every instance the same keys
+    /// too (--state-key-file).
+    #[arg(long, value_name = "URL", value_parser = crate::deployment::state_url)]
+    pub(crate) state: Option<String>,
+
+    /// Read the keys that seal 2026-07-28 request states from PATH (lines
+    /// `seal = HEX` and `accept = HEX`, at least 64 hex digits each), or
+    /// else from the MCP_ROOTS_STATE_KEYS environment variable. Default: a
+    /// random key of this process. Never on the command line.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) state_key_file: Option<PathBuf>,
 
     /// Serve Streamable HTTP on this loopback address (`127.0.0.1:PORT` or
     /// `[::1]:PORT`) instead of stdio.
@@ -51,10 +95,28 @@ pub(crate) struct Cli {
 }
 
 impl Cli {
+    /// The `--hide` patterns (each was checked when parsed).
+    pub(crate) fn hidden(&self) -> Result<Patterns, String> {
+        Patterns::parse(&self.hide).map_err(|e| format!("--hide: {e}"))
+    }
+
+    /// The `--read-only-pattern` patterns (each was checked when parsed).
+    pub(crate) fn protected(&self) -> Result<Patterns, String> {
+        Patterns::parse(&self.read_only_pattern).map_err(|e| format!("--read-only-pattern: {e}"))
+    }
+
     /// The walk deadline as a duration (at least a millisecond).
     pub(crate) fn walk_timeout(&self) -> Duration {
         Duration::from_secs_f64(self.walk_timeout.max(0.001))
     }
+}
+
+/// A `--hide` or `--read-only-pattern` value: one gitignore pattern. Clap
+/// names the option and the pattern beside this sentence.
+fn pattern(given: &str) -> Result<String, String> {
+    Patterns::parse([given])
+        .map(|_| given.to_owned())
+        .map_err(|e| e.message().to_owned())
 }
 
 /// An operator's directory as an absolute path: `~` and `~/…` expanded

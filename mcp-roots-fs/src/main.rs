@@ -5,9 +5,16 @@
 //! `mcp-roots-fs DIR…` serves stdio; `--http 127.0.0.1:PORT` serves
 //! Streamable HTTP. See the README for the options and the differences from
 //! the original.
+//!
+//! `main` is a plain function: it parses the command line, installs the
+//! log and, with `--confine`, confines the process while it still has one
+//! thread; only then does it build the tokio runtime. An attribute such as
+//! `tokio::main` would have started the runtime's threads before.
 
 mod cli;
 mod collate;
+mod confine;
+mod deployment;
 mod glob;
 mod paths;
 mod reply;
@@ -21,14 +28,14 @@ use std::io::stderr;
 use std::process::ExitCode;
 
 use clap::Parser;
+use mcp_roots_rmcp::Rounds;
 use rmcp::ServiceExt;
 use tracing_subscriber::{EnvFilter, filter::LevelFilter, fmt};
 
 use crate::cli::Cli;
 use crate::server::{Config, FsServer};
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     // The log on stderr (stdout is the protocol): RUST_LOG, default info.
     let filter = EnvFilter::builder().with_default_directive(LevelFilter::INFO.into());
     let _ = fmt()
@@ -43,10 +50,43 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let served = match cli.http.as_deref() {
-        Some(addr) => serve_http(addr, config).await,
-        None => serve_stdio(config).await,
+    config.log();
+    // Read before confinement: the cgroup files, and the key file, may lie
+    // outside the directories.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let ring = match deployment::key_ring(cli.state_key_file.as_deref()) {
+        Ok(ring) => ring,
+        Err(message) => {
+            eprintln!("mcp-roots-fs: {message}");
+            return ExitCode::FAILURE;
+        }
     };
+    if let Some(mode) = cli.confine
+        && let Err(message) = confine::process(&config, mode)
+    {
+        eprintln!("mcp-roots-fs: {message}");
+        return ExitCode::FAILURE;
+    }
+    // Only now the runtime: its workers and blocking pool (where the tool
+    // bodies run) are confined from birth.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .enable_all()
+        .build();
+    let runtime = match runtime {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("mcp-roots-fs: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let served = runtime.block_on(async move {
+        let rounds = deployment::rounds(ring.as_ref(), cli.state.as_deref()).await?;
+        match cli.http.as_deref() {
+            Some(addr) => serve_http(addr, config, rounds).await,
+            None => serve_stdio(config, rounds).await,
+        }
+    });
     match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -56,8 +96,8 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn serve_stdio(config: Config) -> Result<(), String> {
-    let server = FsServer::new(std::sync::Arc::new(config));
+async fn serve_stdio(config: Config, rounds: Rounds) -> Result<(), String> {
+    let server = FsServer::new(std::sync::Arc::new(config), rounds);
     let running = server
         .serve(rmcp::transport::stdio())
         .await
@@ -66,7 +106,7 @@ async fn serve_stdio(config: Config) -> Result<(), String> {
     Ok(())
 }
 
-async fn serve_http(addr: &str, config: Config) -> Result<(), String> {
+async fn serve_http(addr: &str, config: Config, rounds: Rounds) -> Result<(), String> {
     let addr = mcp_roots_rmcp::http::loopback(addr)?;
     let listener = mcp_roots_rmcp::http::bind(addr)
         .await
@@ -82,7 +122,7 @@ async fn serve_http(addr: &str, config: Config) -> Result<(), String> {
     };
     mcp_roots_rmcp::http::serve(
         listener,
-        move || FsServer::new(config.clone()),
+        move || FsServer::new(config.clone(), rounds.clone()),
         mcp_roots_rmcp::http::DEFAULT_SESSION_IDLE,
         shutdown,
     )

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
 use serde_json::{Value, json};
 
 /// A result of text: one text block, and `{"content": text}` as
@@ -28,6 +28,47 @@ pub(crate) fn text_stopped(text: String, stopped: Option<String>) -> CallToolRes
         CallToolResult::success(vec![ContentBlock::text(text), ContentBlock::text(note)]);
     result.structured_content = Some(structured);
     result
+}
+
+/// Which output schema a tool declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// [`text_schema`]: `content` is a string.
+    Text,
+    /// [`media_schema`]: `content` is an array of media blocks.
+    Media,
+}
+
+/// `response` with a refusal's structured content fitted to the tool's
+/// output schema. A refusal carries `{"reason", …}`; clients that validate
+/// `structuredContent` against the output schema even when `isError` is
+/// set (the TypeScript SDK's 1.x client does, and then throws away the
+/// whole result) need the schema's required `content` too: the refusal's
+/// text for a text tool, an empty list of blocks for `read_media_file`.
+pub(crate) fn fitted(shape: Shape, response: CallToolResponse) -> CallToolResponse {
+    let CallToolResponse::Complete(mut result) = response else {
+        return response;
+    };
+    if result.is_error == Some(true) {
+        let content = match shape {
+            Shape::Text => Value::String(texts(&result)),
+            Shape::Media => Value::Array(Vec::new()),
+        };
+        if let Some(Value::Object(structured)) = result.structured_content.as_mut() {
+            structured.entry("content").or_insert(content);
+        }
+    }
+    CallToolResponse::Complete(result)
+}
+
+/// The text of `result`'s text blocks, one a line.
+fn texts(result: &CallToolResult) -> String {
+    let texts: Vec<&str> = result
+        .content
+        .iter()
+        .filter_map(|block| block.as_text().map(|t| t.text.as_str()))
+        .collect();
+    texts.join("\n")
 }
 
 fn object(value: Value) -> Arc<JsonObject> {

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use mcp_roots::{EmptyRoots, Roots, Writes};
-use mcp_roots_rmcp::{Progress, SessionRoots, ToolCall};
+use mcp_roots::{EmptyRoots, Patterns, Roots, Writes};
+use mcp_roots_rmcp::{Progress, Rounds, SessionRoots, ToolCall};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResponse, Implementation, ServerCapabilities, ServerConfig};
@@ -13,7 +13,7 @@ use rmcp::service::NotificationContext;
 use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
 
 use crate::cli::{Cli, operator_dir};
-use crate::reply;
+use crate::reply::{self, Shape};
 use crate::tools::{self, args};
 use crate::walk::Bounds;
 
@@ -25,6 +25,11 @@ pub(crate) struct Config {
     /// The read-only directories.
     pub(crate) read_only_dirs: Vec<PathBuf>,
     pub(crate) read_only: bool,
+    /// The parts of every directory that are hidden (`--hide`).
+    pub(crate) hide: Patterns,
+    /// The parts of every directory that are read-only
+    /// (`--read-only-pattern`).
+    pub(crate) protect: Patterns,
     pub(crate) confirm: bool,
     pub(crate) bounds: Bounds,
 }
@@ -62,6 +67,8 @@ impl Config {
             dirs,
             read_only_dirs,
             read_only: cli.read_only,
+            hide: cli.hidden()?,
+            protect: cli.protected()?,
             confirm: cli.confirm,
             bounds: Bounds {
                 max_entries: cli.max_entries,
@@ -71,9 +78,22 @@ impl Config {
         })
     }
 
+    /// Logs what the operator chose beyond the directories.
+    pub(crate) fn log(&self) {
+        if !self.hide.is_empty() || !self.protect.is_empty() {
+            let hide: Vec<&str> = self.hide.iter().collect();
+            let read_only: Vec<&str> = self.protect.iter().collect();
+            tracing::info!(
+                ?hide,
+                ?read_only,
+                "parts of every directory are hidden or read-only"
+            );
+        }
+    }
+
     /// The policy of one session: the directories are the ceiling and what
     /// a client is served until it shares folders of its own.
-    fn policy(&self) -> mcp_roots::RootsBuilder {
+    pub(crate) fn policy(&self) -> mcp_roots::RootsBuilder {
         let mut policy = Roots::builder().empty_roots(EmptyRoots::Ceiling);
         if !self.dirs.is_empty() {
             policy = policy.ceiling(self.dirs.iter().map(|d| d.to_string_lossy().into_owned()));
@@ -89,6 +109,8 @@ impl Config {
             policy = policy.writes(Writes::Refuse);
         }
         policy
+            .hide(self.hide.clone())
+            .read_only(self.protect.clone())
     }
 }
 
@@ -109,9 +131,11 @@ impl std::fmt::Debug for FsServer {
 }
 
 impl FsServer {
-    pub(crate) fn new(config: Arc<Config>) -> Self {
+    /// A session's server: its roots built from `config`, its 2026-07-28
+    /// request states sealed and kept by `rounds` (the process's).
+    pub(crate) fn new(config: Arc<Config>, rounds: Rounds) -> Self {
         Self {
-            roots: SessionRoots::new(config.policy()),
+            roots: SessionRoots::new(config.policy()).with_rounds(rounds),
             config,
             tool_router: Self::tool_router(),
         }
@@ -132,7 +156,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::ReadTextFile>,
     ) -> CallToolResponse {
-        tools::read_text_file::run(self, call, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::read_text_file::run(self, call, args).await,
+        )
     }
 
     #[tool(
@@ -146,7 +173,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::ReadTextFile>,
     ) -> CallToolResponse {
-        tools::read_text_file::run(self, call, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::read_text_file::run(self, call, args).await,
+        )
     }
 
     #[tool(
@@ -160,7 +190,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::PathOnly>,
     ) -> CallToolResponse {
-        tools::read_media_file::run(self, call, args).await
+        reply::fitted(
+            Shape::Media,
+            tools::read_media_file::run(self, call, args).await,
+        )
     }
 
     #[tool(
@@ -174,7 +207,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::ReadMultipleFiles>,
     ) -> CallToolResponse {
-        tools::read_multiple_files::run(self, call, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::read_multiple_files::run(self, call, args).await,
+        )
     }
 
     #[tool(
@@ -188,7 +224,7 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::WriteFile>,
     ) -> CallToolResponse {
-        tools::write_file::run(self, call, args).await
+        reply::fitted(Shape::Text, tools::write_file::run(self, call, args).await)
     }
 
     #[tool(
@@ -202,7 +238,7 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::EditFile>,
     ) -> CallToolResponse {
-        tools::edit_file::run(self, call, args).await
+        reply::fitted(Shape::Text, tools::edit_file::run(self, call, args).await)
     }
 
     #[tool(
@@ -216,7 +252,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::PathOnly>,
     ) -> CallToolResponse {
-        tools::create_directory::run(self, call, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::create_directory::run(self, call, args).await,
+        )
     }
 
     #[tool(
@@ -231,7 +270,10 @@ impl FsServer {
         progress: Progress,
         Parameters(args): Parameters<args::PathOnly>,
     ) -> CallToolResponse {
-        tools::list_directory::run(self, call, progress, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::list_directory::run(self, call, progress, args).await,
+        )
     }
 
     #[tool(
@@ -246,7 +288,10 @@ impl FsServer {
         progress: Progress,
         Parameters(args): Parameters<args::ListWithSizes>,
     ) -> CallToolResponse {
-        tools::list_directory_with_sizes::run(self, call, progress, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::list_directory_with_sizes::run(self, call, progress, args).await,
+        )
     }
 
     #[tool(
@@ -261,7 +306,10 @@ impl FsServer {
         progress: Progress,
         Parameters(args): Parameters<args::DirectoryTree>,
     ) -> CallToolResponse {
-        tools::directory_tree::run(self, call, progress, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::directory_tree::run(self, call, progress, args).await,
+        )
     }
 
     #[tool(
@@ -275,7 +323,7 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::MoveFile>,
     ) -> CallToolResponse {
-        tools::move_file::run(self, call, args).await
+        reply::fitted(Shape::Text, tools::move_file::run(self, call, args).await)
     }
 
     #[tool(
@@ -290,7 +338,10 @@ impl FsServer {
         progress: Progress,
         Parameters(args): Parameters<args::SearchFiles>,
     ) -> CallToolResponse {
-        tools::search_files::run(self, call, progress, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::search_files::run(self, call, progress, args).await,
+        )
     }
 
     #[tool(
@@ -304,7 +355,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::PathOnly>,
     ) -> CallToolResponse {
-        tools::get_file_info::run(self, call, args).await
+        reply::fitted(
+            Shape::Text,
+            tools::get_file_info::run(self, call, args).await,
+        )
     }
 
     #[tool(
@@ -314,7 +368,10 @@ impl FsServer {
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn list_allowed_directories(&self, call: ToolCall) -> CallToolResponse {
-        tools::list_allowed_directories::run(self, call).await
+        reply::fitted(
+            Shape::Text,
+            tools::list_allowed_directories::run(self, call).await,
+        )
     }
 }
 

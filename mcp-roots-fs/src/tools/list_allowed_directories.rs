@@ -1,8 +1,10 @@
 //! `list_allowed_directories`: the roots this call is served (the
 //! operator's directories narrowed by the client's roots), each as given
-//! and, when it differs, as resolved, as the original lists both.
+//! and, when it differs, as resolved, as the original lists both. After
+//! the directories (so that the original's lines come first, unchanged),
+//! the parts of them that are hidden or read-only, when there are any.
 
-use mcp_roots::Writes;
+use mcp_roots::{Root, Writes};
 use mcp_roots_rmcp::ToolCall;
 use rmcp::model::CallToolResponse;
 
@@ -13,8 +15,9 @@ pub(crate) async fn run(server: &FsServer, call: ToolCall) -> CallToolResponse {
     server
         .roots
         .serve(call, move |snap| {
+            let roots = snap.set().roots();
             let mut lines = vec!["Allowed directories:".to_owned()];
-            for root in snap.set().roots() {
+            for root in roots {
                 // Only under --read-only / --read-only-dir: the model learns
                 // before trying that changes there are refused.
                 let mark = match root.writes() {
@@ -27,7 +30,41 @@ pub(crate) async fn run(server: &FsServer, call: ToolCall) -> CallToolResponse {
                     lines.push(format!("{resolved}{mark}"));
                 }
             }
+            let hidden = patterns(roots, Root::hides);
+            let protected = patterns(roots, Root::protects);
+            if !hidden.is_empty() || !protected.is_empty() {
+                lines.push(String::new());
+            }
+            if !hidden.is_empty() {
+                lines.push(format!(
+                    "Hidden in every directory (never listed or opened): {}",
+                    hidden.join(", ")
+                ));
+            }
+            if !protected.is_empty() {
+                lines.push(format!(
+                    "Read-only in every directory (never changed): {}",
+                    protected.join(", ")
+                ));
+            }
             Ok(reply::text(lines.join("\n")))
         })
         .await
+}
+
+/// The patterns `of` each root, each once, in the order first given (the
+/// operator's apply to every root alike).
+fn patterns<'a>(
+    roots: &'a [std::sync::Arc<Root>],
+    of: impl Fn(&'a Root) -> Vec<&'a str>,
+) -> Vec<&'a str> {
+    let mut all: Vec<&str> = Vec::new();
+    for root in roots {
+        for pattern in of(root) {
+            if !all.contains(&pattern) {
+                all.push(pattern);
+            }
+        }
+    }
+    all
 }

@@ -518,11 +518,53 @@ async def options(ours: str) -> None:
             report(not w.get("isError") and (b / "root/modern.txt").read_text() == "m", f"revision {c.protocol_version}: write_file")
 
 
+async def empty_first_answer(original: str, ours: str) -> None:
+    """A client that declares roots and answers [] first: both servers serve
+    their directories. Then it shares a folder and un-shares it: the
+    original keeps serving (a listed difference), ours shares nothing."""
+    with tempfile.TemporaryDirectory() as d1, tempfile.TemporaryDirectory() as d2:
+        b1, b2 = Path(d1).resolve(), Path(d2).resolve()
+        fixture(b1)
+        fixture(b2)
+        servers = [
+            ("original", b1, StdioServerParameters(command="node", args=[original, str(b1 / "root")])),
+            ("ours", b2, quiet(ours, [str(b2 / "root")])),
+        ]
+        seen: dict[str, tuple[str, bool]] = {}
+        for who, b, params in servers:
+            shared: list[str] = []
+
+            async def list_roots(_ctx: Any, shared: list[str] = shared) -> types.ListRootsResult:
+                return types.ListRootsResult(roots=[types.Root(uri=u) for u in shared])
+
+            async with Client(params, mode="legacy", list_roots_callback=list_roots) as c:
+                first = await call(c, "read_text_file", {"path": str(b / "root/a.txt")})
+                shared[:] = [f"file://{b}/root/sub"]
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", MCPDeprecationWarning)
+                    await c.session.send_roots_list_changed()
+                await anyio.sleep(0.5)
+                shared[:] = []
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", MCPDeprecationWarning)
+                    await c.session.send_roots_list_changed()
+                await anyio.sleep(0.5)
+                after = await call(c, "read_text_file", {"path": str(b / "root/sub/y.log")})
+            seen[who] = (text(first) if not first.get("isError") else "", after.get("isError") is True)
+        report(seen["original"][0] == seen["ours"][0] != "",
+               "an empty first roots answer is served the directories, as the original does",
+               f"original {seen['original'][0]!r}, ours {seen['ours'][0]!r}")
+        report(seen["original"][1] is False and seen["ours"][1] is True,
+               "listed difference: un-sharing after sharing keeps the directories in the original, shares nothing in ours",
+               f"refused: original {seen['original'][1]}, ours {seen['ours'][1]}")
+
+
 async def main() -> int:
     original, ours = sys.argv[1], sys.argv[2]
     started = time.monotonic()
     await differential(original, ours)
     await options(ours)
+    await empty_first_answer(original, ours)
     print(f"{counted['same']} calls the same, {counted['listed']} listed differences asserted; {time.monotonic() - started:.1f}s", flush=True)
     print(f"{'FAILED' if failures else 'passed'}: {failures} failure(s)", flush=True)
     return 1 if failures else 0

@@ -1,0 +1,132 @@
+// The official TypeScript SDK's client (@modelcontextprotocol/sdk 1.32,
+// pinned in run.sh) driving mcp-roots-fs over stdio: the tool list, a read,
+// a write, a refusal (isError with structuredContent.reason), and the
+// client's roots: an empty first answer served the directories, a
+// notifications/roots/list_changed narrowing them, un-sharing sharing
+// nothing.
+//
+//   node client.mjs /path/to/mcp-roots-fs
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const binary = process.argv[2];
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mcp-roots-fs-ts-")));
+const root = path.join(base, "root");
+fs.mkdirSync(path.join(root, "sub"), { recursive: true });
+fs.mkdirSync(path.join(base, "outside"));
+fs.writeFileSync(path.join(root, "a.txt"), "alpha\nbeta\n");
+fs.writeFileSync(path.join(root, "sub", "c.md"), "sea\n");
+fs.writeFileSync(path.join(base, "outside", "secret.txt"), "the secret outside");
+
+let failures = 0;
+let passed = 0;
+function check(ok, what, detail = "") {
+  if (ok) passed += 1;
+  else failures += 1;
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}${!ok && detail ? ": " + detail : ""}`);
+}
+const text = (r) => (r.content ?? []).filter((b) => b.type === "text").map((b) => b.text).join("\n");
+const reason = (r) => r.structuredContent?.reason;
+
+let shared = [];
+let asked = 0;
+const client = new Client(
+  { name: "ts-sdk-client", version: "1.0.0" },
+  { capabilities: { roots: { listChanged: true } } },
+);
+client.setRequestHandler(ListRootsRequestSchema, async () => {
+  asked += 1;
+  return { roots: shared.map((uri) => ({ uri })) };
+});
+const transport = new StdioClientTransport({
+  command: binary,
+  args: [root],
+  env: { ...process.env, RUST_LOG: "warn" },
+  stderr: "ignore",
+});
+const started = performance.now();
+await client.connect(transport);
+const call = (name, args) => client.callTool({ name, arguments: args });
+
+async function share(uris) {
+  const before = asked;
+  shared = uris;
+  await client.sendRootsListChanged();
+  const deadline = Date.now() + 10_000;
+  while (asked === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  // The answer is installed right after the server receives it.
+  await new Promise((r) => setTimeout(r, 100));
+  return asked > before;
+}
+
+try {
+  const server = client.getServerVersion();
+  check(server?.name === "mcp-roots-fs", "initialize: the server names itself", JSON.stringify(server));
+
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name).sort();
+  check(names.length === 14 && names.includes("edit_file") && names.includes("list_allowed_directories"),
+    "tools/list: the 14 tools", names.join(","));
+  const readTool = tools.find((t) => t.name === "read_text_file");
+  check(readTool?.annotations?.readOnlyHint === true && readTool?.outputSchema?.type === "object",
+    "read_text_file: readOnlyHint and an output schema", JSON.stringify(readTool?.annotations));
+
+  // The first roots answer is []: the directories are served.
+  const read = await call("read_text_file", { path: path.join(root, "a.txt") });
+  check(!read.isError && text(read) === "alpha\nbeta\n" && read.structuredContent?.content === "alpha\nbeta\n",
+    "read_text_file after an empty first roots answer", JSON.stringify(read));
+  const head = await call("read_text_file", { path: path.join(root, "a.txt"), head: 1 });
+  check(text(head) === "alpha", "read_text_file with head", JSON.stringify(head));
+
+  const wrote = await call("write_file", { path: path.join(root, "new.txt"), content: "new\n" });
+  check(!wrote.isError && fs.readFileSync(path.join(root, "new.txt"), "utf8") === "new\n",
+    "write_file writes the file", JSON.stringify(wrote));
+
+  const listing = await call("list_directory", { path: root });
+  check(text(listing).split("\n").sort().join("|") === "[DIR] sub|[FILE] a.txt|[FILE] new.txt",
+    "list_directory", text(listing));
+
+  const outside = await call("read_text_file", { path: path.join(base, "outside", "secret.txt") });
+  check(outside.isError === true && reason(outside) === "outside_roots" && !text(outside).includes("the secret outside"),
+    "a path outside: isError, structuredContent.reason outside_roots", JSON.stringify(outside));
+  const media = await call("read_media_file", { path: path.join(base, "outside", "secret.txt") });
+  check(media.isError === true && reason(media) === "outside_roots",
+    "read_media_file outside: isError with a reason (its output schema still met)", JSON.stringify(media));
+  const escape = await call("write_file", { path: path.join(root, "..", "outside", "x.txt"), content: "x" });
+  check(escape.isError === true && !fs.existsSync(path.join(base, "outside", "x.txt")),
+    "a write through .. is refused, nothing written", JSON.stringify(escape));
+
+  // notifications/roots/list_changed: the client now shares root/sub only.
+  check(await share([`file://${path.join(root, "sub")}`]), "the server asks for the roots again");
+  const inside = await call("read_text_file", { path: path.join(root, "sub", "c.md") });
+  check(text(inside) === "sea\n", "a shared root is served", JSON.stringify(inside));
+  const narrowed = await call("read_text_file", { path: path.join(root, "a.txt") });
+  check(narrowed.isError === true && reason(narrowed) === "outside_roots",
+    "roots narrow within the directories", JSON.stringify(narrowed));
+  const allowed = await call("list_allowed_directories", {});
+  check(text(allowed) === `Allowed directories:\n${path.join(root, "sub")}`,
+    "list_allowed_directories names the shared root", text(allowed));
+
+  // A root outside the directories never widens them.
+  check(await share([`file://${path.join(base, "outside")}`]), "the server asks for the roots again");
+  const widened = await call("read_text_file", { path: path.join(base, "outside", "secret.txt") });
+  check(widened.isError === true && !text(widened).includes("the secret outside"),
+    "client roots never widen past the directories", JSON.stringify(widened));
+
+  // Un-sharing after sharing shares nothing.
+  check(await share([]), "the server asks for the roots again");
+  const gone = await call("read_text_file", { path: path.join(root, "sub", "c.md") });
+  check(gone.isError === true && reason(gone) === "no_roots", "un-sharing after sharing shares nothing", JSON.stringify(gone));
+} catch (err) {
+  check(false, "the session", String(err?.stack ?? err));
+} finally {
+  await client.close();
+  fs.rmSync(base, { recursive: true, force: true });
+}
+const ms = performance.now() - started;
+console.log(`${failures ? "FAILED" : "passed"}: ${passed} checks passed, ${failures} failed; ${(ms / 1000).toFixed(2)}s`);
+process.exit(failures ? 1 : 0);
