@@ -201,6 +201,9 @@
 //! The features of `mcp_roots` (such as `watch`) are chosen on the
 //! server's own `mcp-roots` dependency.
 
+// docs.rs builds with `--cfg docsrs`: feature badges on feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod call;
 mod elicit;
 #[cfg(feature = "http")]

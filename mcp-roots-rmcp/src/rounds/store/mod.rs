@@ -152,6 +152,7 @@ impl Store {
     /// A URL Redis cannot use, Redis unreachable, `CONFIG GET` refused, or
     /// an eviction policy other than `noeviction`.
     #[cfg(feature = "redis")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     pub async fn redis(url: &str, prefix: &str) -> Result<Self, StoreError> {
         let redis = self::redis::Redis::connect(url, prefix).await?;
         Ok(Self {
