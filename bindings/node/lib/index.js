@@ -3,7 +3,9 @@
 // Conversions only; every decision is the Rust crate's.
 
 const native = require('../index.js')
-const { McpRootsError, fromPayload, wrapMethods } = require('./errors.js')
+const {
+  ConfinementError, McpRootsError, PatternError, converting, convertingConstructor, fromPayload, wrapMethods,
+} = require('./errors.js')
 
 const OPERATIONS = [
   'open', 'openSync', 'readBytes', 'readBytesSync', 'readText', 'readTextSync',
@@ -11,7 +13,10 @@ const OPERATIONS = [
   'stat', 'statSync', 'mkdir', 'mkdirSync', 'unlink', 'unlinkSync', 'rmdir', 'rmdirSync',
   'rename', 'renameSync', 'copyFile', 'copyFileSync', 'resolve', 'resolveSync',
 ]
-const { Roots, RootSet, FileHandle } = native
+const { FileHandle } = native
+// The constructors raise a PatternError for a bad pattern.
+const Roots = convertingConstructor(native.Roots)
+const RootSet = convertingConstructor(native.RootSet)
 wrapMethods(Roots.prototype, OPERATIONS)
 wrapMethods(RootSet.prototype, OPERATIONS)
 wrapMethods(FileHandle.prototype, ['read', 'readSync', 'write', 'writeSync', 'statSync', 'whereSync', 'close', 'closeSync'])
@@ -55,4 +60,14 @@ function isUtf8(encoding) {
   throw new TypeError(`unsupported encoding ${JSON.stringify(e)}: read bytes and decode them`)
 }
 
-module.exports = { Roots, RootSet, FileHandle, McpRootsError, REASONS: native.reasons() }
+/**
+ * Confines the whole process, irreversibly, to the ceiling of `roots`
+ * (Landlock): the main thread and the threads it starts afterwards.
+ * `{ required: true }` always throws under Node (it has threads before any
+ * script runs).
+ */
+const confine = converting(native.confine)
+
+module.exports = {
+  Roots, RootSet, FileHandle, McpRootsError, PatternError, ConfinementError, confine, REASONS: native.reasons(),
+}
