@@ -61,6 +61,14 @@ export declare class Roots {
   openSync(path: string, flags?: string | undefined | null): FileHandle
   readBytes(path: string): Promise<Buffer>
   readBytesSync(path: string): Buffer
+  /**
+   * The file's bytes copied into `scratch` when they fit (their
+   * length is returned), else a `Buffer` of its own: the
+   * JavaScript layer's `readFileSync`, which copies them into a
+   * `Buffer` from Node's pool, faster than a `Buffer` the addon
+   * creates (see docs/PERFORMANCE.md).
+   */
+  readIntoSync(path: string, scratch: Buffer): number | Buffer
   readText(path: string): Promise<string>
   readTextSync(path: string): string
   writeFile(path: string, data: string | Buffer): Promise<void>
@@ -100,6 +108,14 @@ export declare class RootSet {
   openSync(path: string, flags?: string | undefined | null): FileHandle
   readBytes(path: string): Promise<Buffer>
   readBytesSync(path: string): Buffer
+  /**
+   * The file's bytes copied into `scratch` when they fit (their
+   * length is returned), else a `Buffer` of its own: the
+   * JavaScript layer's `readFileSync`, which copies them into a
+   * `Buffer` from Node's pool, faster than a `Buffer` the addon
+   * creates (see docs/PERFORMANCE.md).
+   */
+  readIntoSync(path: string, scratch: Buffer): number | Buffer
   readText(path: string): Promise<string>
   readTextSync(path: string): string
   writeFile(path: string, data: string | Buffer): Promise<void>

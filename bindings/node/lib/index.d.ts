@@ -62,7 +62,7 @@ export interface WalkResult extends Omit<native.WalkResult, 'errors'> {
   errors: McpRootsError[]
 }
 
-type Converted = 'replace' | 'replaceUndeclared' | 'rescan' | 'forRequest' | 'rejected' | 'walk' | 'walkSync'
+type Converted = 'replace' | 'replaceUndeclared' | 'rescan' | 'forRequest' | 'rejected' | 'walk' | 'walkSync' | 'readIntoSync'
 
 interface Operations {
   /** The file's content: a Buffer, or a string for `'utf8'`. */

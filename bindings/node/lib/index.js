@@ -4,7 +4,7 @@
 
 const native = require('../index.js')
 const {
-  ConfinementError, McpRootsError, PatternError, converting, convertingConstructor, fromPayload, wrapMethods,
+  ConfinementError, McpRootsError, PatternError, convert, converting, convertingConstructor, fromPayload, wrapMethods,
 } = require('./errors.js')
 
 const OPERATIONS = [
@@ -43,13 +43,35 @@ for (const Class of [Roots, RootSet]) {
   }
 }
 
+// A synchronous read lands in one scratch buffer and is copied into a
+// Buffer from Node's pool (what fs.readFileSync returns): cheaper than a
+// Buffer the addon creates for each call. One scratch per thread (a Worker
+// has its own module instance); a call fills it and empties it before it
+// returns, so nothing else ever sees it.
+const SCRATCH_BYTES = 64 * 1024
+let scratch = null
+function readBytesSync(path) {
+  scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES)
+  let got
+  try {
+    got = this.readIntoSync(path, scratch)
+  } catch (err) {
+    throw convert(err)
+  }
+  if (typeof got !== 'number') return got
+  const out = Buffer.allocUnsafe(got)
+  scratch.copy(out, 0, 0, got)
+  return out
+}
+
 /** `roots.readFile(path)` resolves to a Buffer, `readFile(path, 'utf8')` to a string (as `fs`). */
 for (const Class of [Roots, RootSet]) {
+  Class.prototype.readBytesSync = readBytesSync
   Class.prototype.readFile = function (path, encoding) {
     return isUtf8(encoding) ? this.readText(path) : this.readBytes(path)
   }
   Class.prototype.readFileSync = function (path, encoding) {
-    return isUtf8(encoding) ? this.readTextSync(path) : this.readBytesSync(path)
+    return encoding === undefined || !isUtf8(encoding) ? this.readBytesSync(path) : this.readTextSync(path)
   }
 }
 

@@ -317,6 +317,28 @@ macro_rules! operations {
                 crate::task::buffer(env, self.inner.read(&path).napi()?)
             }
 
+            /// The file's bytes copied into `scratch` when they fit (their
+            /// length is returned), else a `Buffer` of its own: the
+            /// JavaScript layer's `readFileSync`, which copies them into a
+            /// `Buffer` from Node's pool, faster than a `Buffer` the addon
+            /// creates (see docs/PERFORMANCE.md).
+            #[napi(ts_return_type = "number | Buffer")]
+            pub fn read_into_sync<'env>(
+                &self,
+                env: &'env Env,
+                path: String,
+                mut scratch: BufferSlice<'env>,
+            ) -> napi::Result<Either<u32, BufferSlice<'env>>> {
+                let data = self.inner.read(&path).napi()?;
+                match scratch.get_mut(..data.len()) {
+                    Some(into) => {
+                        into.copy_from_slice(&data);
+                        Ok(Either::A(data.len() as u32))
+                    }
+                    None => crate::task::buffer(env, data).map(Either::B),
+                }
+            }
+
             #[napi(ts_return_type = "Promise<string>")]
             pub fn read_text(&self, path: String) -> AsyncTask<Job<String>> {
                 let s = self.inner.clone();
