@@ -197,3 +197,16 @@ test('confine: required refuses under Node (threads), best effort confines the m
   assert.equal(got.enforcement, 'partial', got.text)
   assert.deepEqual([got.outside, got.ro, got.pool], ['EACCES', 'EACCES', 'EACCES'], got.text)
 })
+
+test('a held handle moved into a hidden part is revoked', async () => {
+  const a = project()
+  const roots = new Roots({ hide: HIDE })
+  roots.replace([a])
+  const held = await roots.open(`${a}/vendor/v.txt`)
+  assert.deepEqual(held.readSync(1), Buffer.from('v'))
+  fs.renameSync(`${a}/vendor/v.txt`, `${a}/secrets/v.txt`)
+  const report = roots.rescan()
+  assert.deepEqual(report.revoked.map((r) => [r.path, r.reason]), [['vendor/v.txt', 'hidden']])
+  assert.equal(held.revoked, 'hidden')
+  await refusal(() => held.read(), 'ERR_MCP_ROOTS_HIDDEN')
+})

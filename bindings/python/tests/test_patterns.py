@@ -211,3 +211,15 @@ def test_confine_required_and_its_errors_in_a_child(tree):
     assert got["none"] == "no_ceiling"
     # A fresh interpreter has one thread: required confines, or says why not.
     assert got["required"] in ("full", "partial", "unsupported")
+
+
+def test_a_held_file_moved_into_a_hidden_part_is_revoked(project):
+    roots = Roots(hide=HIDE)
+    roots.replace([project])
+    held = roots.open(f"{project}/vendor/v.txt")
+    assert held.read(1) == "v"
+    os.rename(f"{project}/vendor/v.txt", f"{project}/secrets/v.txt")
+    report = roots.rescan()
+    assert [(r.path, r.reason) for r in report.revoked] == [("vendor/v.txt", "hidden")]
+    with pytest.raises(mcp_roots.HiddenError):
+        held.read()
