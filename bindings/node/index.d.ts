@@ -55,10 +55,20 @@ export declare class Roots {
   get rejected(): Array<Rejected>
   get uris(): Array<string>
   get readOnly(): boolean
+  /** The installed roots with what the policy hides and protects in each. */
+  get roots(): Array<RootInfo>
   open(path: string, flags?: string | undefined | null): Promise<FileHandle>
   openSync(path: string, flags?: string | undefined | null): FileHandle
   readBytes(path: string): Promise<Buffer>
   readBytesSync(path: string): Buffer
+  /**
+   * The file's bytes copied into `scratch` when they fit (their
+   * length is returned), else a `Buffer` of its own: the
+   * JavaScript layer's `readFileSync`, which copies them into a
+   * `Buffer` from Node's pool, faster than a `Buffer` the addon
+   * creates (see docs/PERFORMANCE.md).
+   */
+  readIntoSync(path: string, scratch: Buffer): number | Buffer
   readText(path: string): Promise<string>
   readTextSync(path: string): string
   writeFile(path: string, data: string | Buffer): Promise<void>
@@ -85,13 +95,27 @@ export declare class Roots {
 
 /** A fixed set of roots (no policy, no revocation). */
 export declare class RootSet {
-  constructor(roots: Array<string | RootArg>)
+  /**
+   * The set of the client's roots; `options` adds patterns of what is
+   * hidden and kept read-only in each.
+   */
+  constructor(roots: Array<string | RootArg>, options?: SetOptions | undefined | null)
+  /** The roots with what the policy hides and protects in each. */
+  get roots(): Array<RootInfo>
   get rejected(): Array<Rejected>
   get uris(): Array<string>
   open(path: string, flags?: string | undefined | null): Promise<FileHandle>
   openSync(path: string, flags?: string | undefined | null): FileHandle
   readBytes(path: string): Promise<Buffer>
   readBytesSync(path: string): Buffer
+  /**
+   * The file's bytes copied into `scratch` when they fit (their
+   * length is returned), else a `Buffer` of its own: the
+   * JavaScript layer's `readFileSync`, which copies them into a
+   * `Buffer` from Node's pool, faster than a `Buffer` the addon
+   * creates (see docs/PERFORMANCE.md).
+   */
+  readIntoSync(path: string, scratch: Buffer): number | Buffer
   readText(path: string): Promise<string>
   readTextSync(path: string): string
   writeFile(path: string, data: string | Buffer): Promise<void>
@@ -116,6 +140,57 @@ export declare class RootSet {
   resolveSync(path: string): ResolvedPath
 }
 
+/**
+ * Confines the whole process, irreversibly, to the operator ceiling of
+ * `roots` (Landlock): the calling thread and the threads it starts
+ * afterwards.
+ */
+export declare function confine(roots: Roots, options?: ConfineOptions | undefined | null): ConfinementReport
+
+/** A ceiling directory as the kernel now keeps it. */
+export interface ConfinedDirectory {
+  path: string
+  writable: boolean
+}
+
+/** What the library keeps outside the ceiling for itself. */
+export interface ConfinementAllowance {
+  path: string
+  access: string
+  why: string
+}
+
+/** What `confine` did. */
+export interface ConfinementReport {
+  /** `"full"`, `"partial"` or `"unsupported"`. */
+  enforcement: string
+  /** The Landlock ABI used, or null. */
+  abi?: number
+  /** The access rights the kernel now judges. */
+  handled: Array<string>
+  directories: Array<ConfinedDirectory>
+  allowances: Array<ConfinementAllowance>
+  /** What the kernel does not hold (the library still does). */
+  notEnforced: Array<string>
+  /**
+   * How many threads the process had when it was called (all but the
+   * caller stay free), or null.
+   */
+  threads?: number
+  /** The report as one line for a log. */
+  text: string
+}
+
+/** How to confine. */
+export interface ConfineOptions {
+  /**
+   * Fail (and change nothing) unless the kernel has Landlock ABI 3+ and
+   * the process one thread: always fails under Node, which starts its
+   * own threads before any script runs.
+   */
+  required?: boolean
+}
+
 /** A directory entry. */
 export interface DirEntry {
   /** The entry's name (lossy UTF-8). */
@@ -138,6 +213,10 @@ export interface Policy {
   mountPoints?: string
   /** `"allow"` (default) or `"refuse_writes"`. */
   hardLinks?: string
+  /** Gitignore-style patterns of what the policy hides in every root. */
+  hide?: Array<string>
+  /** Gitignore-style patterns of what the policy keeps read-only. */
+  readOnlyPatterns?: Array<string>
 }
 
 /** The stable reasons, in the crate's table order. */
@@ -178,6 +257,28 @@ export interface Revoked {
 export interface RootArg {
   uri: string
   name?: string
+}
+
+/** A root as installed, with what the policy hides and protects in it. */
+export interface RootInfo {
+  /** The URI as the client gave it. */
+  uri: string
+  /** The client's name for it, or null. */
+  name?: string
+  /** Whether the whole root is read-only. */
+  readOnly: boolean
+  /** The patterns of what is hidden in it, in order. */
+  hides: Array<string>
+  /** The patterns of what is kept read-only in it, in order. */
+  protects: Array<string>
+}
+
+/** A fixed set's own patterns (see `RootSet` in the README). */
+export interface SetOptions {
+  /** Gitignore-style patterns of what is hidden in every root. */
+  hide?: Array<string>
+  /** Gitignore-style patterns of what is kept read-only. */
+  readOnlyPatterns?: Array<string>
 }
 
 /** Metadata of a file or directory. */

@@ -838,4 +838,5 @@ module.exports = nativeBinding
 module.exports.FileHandle = nativeBinding.FileHandle
 module.exports.Roots = nativeBinding.Roots
 module.exports.RootSet = nativeBinding.RootSet
+module.exports.confine = nativeBinding.confine
 module.exports.reasons = nativeBinding.reasons

@@ -3,7 +3,10 @@
 // error class and the JavaScript layer's conversions.
 import type * as native from '../index'
 
-export type { DirEntry, FileHandle, Policy, ResolvedPath, Revoked, RootArg, Stat, WalkEntry } from '../index'
+export type {
+  ConfineOptions, ConfinementReport, DirEntry, FileHandle, Policy, ResolvedPath, Revoked, RootArg, RootInfo,
+  SetOptions, Stat, WalkEntry,
+} from '../index'
 
 /** A refusal or failure of an operation on the roots. */
 export declare class McpRootsError extends Error {
@@ -19,7 +22,33 @@ export declare class McpRootsError extends Error {
   readonly detail: string | null
   /** The refusal as one sentence for a tool result. */
   readonly sentence: string
+  /** The server's pattern that made the path `hidden` or `read_only`, or null. */
+  readonly pattern: string | null
 }
+
+/** A hide or read-only pattern that does not parse. */
+export declare class PatternError extends TypeError {
+  /** `ERR_MCP_ROOTS_INVALID_PATTERN`. */
+  readonly code: 'ERR_MCP_ROOTS_INVALID_PATTERN'
+  /** The pattern as given. */
+  readonly pattern: string
+  /** Why it does not parse. */
+  readonly detail: string
+}
+
+/** `confine` did not confine the process (and changed nothing). */
+export declare class ConfinementError extends Error {
+  /** `ERR_MCP_ROOTS_CONFINEMENT_<KIND>`. */
+  readonly code: string
+  readonly kind: 'no_ceiling' | 'unsupported' | 'threads' | 'kernel'
+}
+
+/**
+ * Confines the whole process, irreversibly, to the operator ceiling of
+ * `roots` (Landlock): the main thread and the threads it starts afterwards.
+ * `{ required: true }` always throws under Node (`threads`).
+ */
+export declare function confine(roots: Roots, options?: native.ConfineOptions | null): native.ConfinementReport
 
 export interface Rejected extends Omit<native.Rejected, 'error'> {
   error: McpRootsError
@@ -33,7 +62,7 @@ export interface WalkResult extends Omit<native.WalkResult, 'errors'> {
   errors: McpRootsError[]
 }
 
-type Converted = 'replace' | 'replaceUndeclared' | 'rescan' | 'forRequest' | 'rejected' | 'walk' | 'walkSync'
+type Converted = 'replace' | 'replaceUndeclared' | 'rescan' | 'forRequest' | 'rejected' | 'walk' | 'walkSync' | 'readIntoSync'
 
 interface Operations {
   /** The file's content: a Buffer, or a string for `'utf8'`. */
@@ -58,7 +87,7 @@ export declare const Roots: new (policy?: native.Policy | null) => Roots
 
 /** A fixed set of roots (no policy, no revocation). */
 export type RootSet = Omit<native.RootSet, Converted> & Operations
-export declare const RootSet: new (roots: Array<string | native.RootArg>) => RootSet
+export declare const RootSet: new (roots: Array<string | native.RootArg>, options?: native.SetOptions | null) => RootSet
 
 /** The stable reasons, in the crate's table order. */
 export declare const REASONS: string[]

@@ -3,7 +3,9 @@
 // Conversions only; every decision is the Rust crate's.
 
 const native = require('../index.js')
-const { McpRootsError, fromPayload, wrapMethods } = require('./errors.js')
+const {
+  ConfinementError, McpRootsError, PatternError, convert, converting, convertingConstructor, fromPayload, wrapMethods,
+} = require('./errors.js')
 
 const OPERATIONS = [
   'open', 'openSync', 'readBytes', 'readBytesSync', 'readText', 'readTextSync',
@@ -11,7 +13,10 @@ const OPERATIONS = [
   'stat', 'statSync', 'mkdir', 'mkdirSync', 'unlink', 'unlinkSync', 'rmdir', 'rmdirSync',
   'rename', 'renameSync', 'copyFile', 'copyFileSync', 'resolve', 'resolveSync',
 ]
-const { Roots, RootSet, FileHandle } = native
+const { FileHandle } = native
+// The constructors raise a PatternError for a bad pattern.
+const Roots = convertingConstructor(native.Roots)
+const RootSet = convertingConstructor(native.RootSet)
 wrapMethods(Roots.prototype, OPERATIONS)
 wrapMethods(RootSet.prototype, OPERATIONS)
 wrapMethods(FileHandle.prototype, ['read', 'readSync', 'write', 'writeSync', 'statSync', 'whereSync', 'close', 'closeSync'])
@@ -38,13 +43,35 @@ for (const Class of [Roots, RootSet]) {
   }
 }
 
+// A synchronous read lands in one scratch buffer and is copied into a
+// Buffer from Node's pool (what fs.readFileSync returns): cheaper than a
+// Buffer the addon creates for each call. One scratch per thread (a Worker
+// has its own module instance); a call fills it and empties it before it
+// returns, so nothing else ever sees it.
+const SCRATCH_BYTES = 64 * 1024
+let scratch = null
+function readBytesSync(path) {
+  scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES)
+  let got
+  try {
+    got = this.readIntoSync(path, scratch)
+  } catch (err) {
+    throw convert(err)
+  }
+  if (typeof got !== 'number') return got
+  const out = Buffer.allocUnsafe(got)
+  scratch.copy(out, 0, 0, got)
+  return out
+}
+
 /** `roots.readFile(path)` resolves to a Buffer, `readFile(path, 'utf8')` to a string (as `fs`). */
 for (const Class of [Roots, RootSet]) {
+  Class.prototype.readBytesSync = readBytesSync
   Class.prototype.readFile = function (path, encoding) {
     return isUtf8(encoding) ? this.readText(path) : this.readBytes(path)
   }
   Class.prototype.readFileSync = function (path, encoding) {
-    return isUtf8(encoding) ? this.readTextSync(path) : this.readBytesSync(path)
+    return encoding === undefined || !isUtf8(encoding) ? this.readBytesSync(path) : this.readTextSync(path)
   }
 }
 
@@ -55,4 +82,14 @@ function isUtf8(encoding) {
   throw new TypeError(`unsupported encoding ${JSON.stringify(e)}: read bytes and decode them`)
 }
 
-module.exports = { Roots, RootSet, FileHandle, McpRootsError, REASONS: native.reasons() }
+/**
+ * Confines the whole process, irreversibly, to the ceiling of `roots`
+ * (Landlock): the main thread and the threads it starts afterwards.
+ * `{ required: true }` always throws under Node (it has threads before any
+ * script runs).
+ */
+const confine = converting(native.confine)
+
+module.exports = {
+  Roots, RootSet, FileHandle, McpRootsError, PatternError, ConfinementError, confine, REASONS: native.reasons(),
+}

@@ -1,6 +1,7 @@
 //! `mcp_roots::Error` as a napi error: `code` is
 //! `ERR_MCP_ROOTS_<REASON>`, the message a JSON object with the fields
-//! (`message`, `reason`, `input`, `operation`, `detail`, `sentence`) that
+//! (`message`, `reason`, `input`, `operation`, `detail`, `sentence`,
+//! `pattern`) that
 //! the JavaScript layer (`lib/errors.js`) turns into an `McpRootsError`.
 
 use std::io;
@@ -22,7 +23,15 @@ pub(crate) fn payload(err: &mcp_roots::Error) -> String {
         ),
         ("detail", err.detail().map(str::to_owned)),
         ("sentence", Some(err.sentence())),
+        ("pattern", err.pattern().map(str::to_owned)),
     ];
+    object(PREFIX, &fields)
+}
+
+const PREFIX: &str = "MCP_ROOTS_ERROR";
+
+/// `prefix` and a JSON object of string (or null) fields.
+pub(crate) fn object(prefix: &str, fields: &[(&str, Option<String>)]) -> String {
     let body: Vec<String> = fields
         .iter()
         .map(|(k, v)| match v {
@@ -30,7 +39,24 @@ pub(crate) fn payload(err: &mcp_roots::Error) -> String {
             None => format!("\"{k}\":null"),
         })
         .collect();
-    format!("MCP_ROOTS_ERROR{{{}}}", body.join(","))
+    format!("{prefix}{{{}}}", body.join(","))
+}
+
+/// Parses gitignore-style patterns; a bad one is an `InvalidArg` error the
+/// JavaScript layer turns into a `TypeError` with code
+/// `ERR_MCP_ROOTS_INVALID_PATTERN` and the pattern.
+pub(crate) fn patterns(text: Option<Vec<String>>) -> napi::Result<mcp_roots::Patterns> {
+    mcp_roots::Patterns::parse(text.unwrap_or_default()).map_err(|err| {
+        let fields = [
+            ("message", Some(err.to_string())),
+            ("pattern", Some(err.pattern().to_owned())),
+            ("detail", Some(err.message().to_owned())),
+        ];
+        napi::Error::new(
+            napi::Status::InvalidArg,
+            object("MCP_ROOTS_PATTERN", &fields),
+        )
+    })
 }
 
 /// A JSON string literal.

@@ -1,6 +1,7 @@
 //! The native addon of the Node package `mcp-roots` (napi-rs).
 //! Conversions only: every decision is the Rust crate's.
 
+pub mod confine;
 mod errors;
 mod file;
 mod roots;

@@ -7,12 +7,13 @@ use std::sync::Arc;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
-use crate::errors::IntoNapi;
+use crate::errors::{IntoNapi, patterns};
 use crate::file::{FileHandle, bytes};
 use crate::scope::Scope;
 use crate::task::{Bytes, Job};
 use crate::values::{
-    DirEntry, Policy, Rejected, Report, ResolvedPath, Revoked, RootArg, Stat, WalkResult,
+    DirEntry, Policy, Rejected, Report, ResolvedPath, Revoked, RootArg, RootInfo, SetOptions, Stat,
+    WalkResult,
 };
 
 fn builder(roots: Vec<Either<String, RootArg>>) -> mcp_roots::RootSetBuilder {
@@ -91,7 +92,7 @@ fn report(roots: &mcp_roots::Roots, r: &mcp_roots::RescanReport) -> Report {
 /// One session's roots under the server's policy.
 #[napi]
 pub struct Roots {
-    inner: mcp_roots::Roots,
+    pub(crate) inner: mcp_roots::Roots,
 }
 
 #[napi]
@@ -101,6 +102,8 @@ impl Roots {
         use mcp_roots::{EmptyRoots, HardLinks, MountPoints, Symlinks, Writes};
         let p = policy.unwrap_or_default();
         let mut b = mcp_roots::Roots::builder()
+            .hide(patterns(p.hide)?)
+            .read_only(patterns(p.read_only_patterns)?)
             .read_only_ceiling(p.read_only_ceiling.unwrap_or_default())
             .writes(choice(
                 "writes",
@@ -207,6 +210,17 @@ impl Roots {
     pub fn read_only(&self) -> bool {
         self.inner.writes() == mcp_roots::Writes::Refuse
     }
+
+    /// The installed roots with what the policy hides and protects in each.
+    #[napi(getter)]
+    pub fn roots(&self) -> Vec<RootInfo> {
+        self.inner
+            .load()
+            .roots()
+            .iter()
+            .map(RootInfo::new)
+            .collect()
+    }
 }
 
 /// A fixed set of roots (no policy, no revocation).
@@ -217,11 +231,26 @@ pub struct RootSet {
 
 #[napi]
 impl RootSet {
+    /// The set of the client's roots; `options` adds patterns of what is
+    /// hidden and kept read-only in each.
     #[napi(constructor)]
-    pub fn new(roots: Vec<Either<String, RootArg>>) -> Self {
-        Self {
-            inner: Arc::new(builder(roots).build()),
-        }
+    pub fn new(
+        roots: Vec<Either<String, RootArg>>,
+        options: Option<SetOptions>,
+    ) -> napi::Result<Self> {
+        let o = options.unwrap_or_default();
+        let b = builder(roots)
+            .hide(patterns(o.hide)?)
+            .read_only(patterns(o.read_only_patterns)?);
+        Ok(Self {
+            inner: Arc::new(b.build()),
+        })
+    }
+
+    /// The roots with what the policy hides and protects in each.
+    #[napi(getter)]
+    pub fn roots(&self) -> Vec<RootInfo> {
+        self.inner.roots().iter().map(RootInfo::new).collect()
     }
 
     #[napi(getter)]
@@ -286,6 +315,28 @@ macro_rules! operations {
                 path: String,
             ) -> napi::Result<BufferSlice<'env>> {
                 crate::task::buffer(env, self.inner.read(&path).napi()?)
+            }
+
+            /// The file's bytes copied into `scratch` when they fit (their
+            /// length is returned), else a `Buffer` of its own: the
+            /// JavaScript layer's `readFileSync`, which copies them into a
+            /// `Buffer` from Node's pool, faster than a `Buffer` the addon
+            /// creates (see docs/PERFORMANCE.md).
+            #[napi(ts_return_type = "number | Buffer")]
+            pub fn read_into_sync<'env>(
+                &self,
+                env: &'env Env,
+                path: String,
+                mut scratch: BufferSlice<'env>,
+            ) -> napi::Result<Either<u32, BufferSlice<'env>>> {
+                let data = self.inner.read(&path).napi()?;
+                match scratch.get_mut(..data.len()) {
+                    Some(into) => {
+                        into.copy_from_slice(&data);
+                        Ok(Either::A(data.len() as u32))
+                    }
+                    None => crate::task::buffer(env, data).map(Either::B),
+                }
             }
 
             #[napi(ts_return_type = "Promise<string>")]

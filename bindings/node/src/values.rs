@@ -191,4 +191,46 @@ pub struct Policy {
     pub mount_points: Option<String>,
     /// `"allow"` (default) or `"refuse_writes"`.
     pub hard_links: Option<String>,
+    /// Gitignore-style patterns of what the policy hides in every root.
+    pub hide: Option<Vec<String>>,
+    /// Gitignore-style patterns of what the policy keeps read-only.
+    pub read_only_patterns: Option<Vec<String>>,
+}
+
+/// A fixed set's own patterns (see `RootSet` in the README).
+#[napi(object)]
+#[derive(Default)]
+pub struct SetOptions {
+    /// Gitignore-style patterns of what is hidden in every root.
+    pub hide: Option<Vec<String>>,
+    /// Gitignore-style patterns of what is kept read-only.
+    pub read_only_patterns: Option<Vec<String>>,
+}
+
+/// A root as installed, with what the policy hides and protects in it.
+#[napi(object)]
+pub struct RootInfo {
+    /// The URI as the client gave it.
+    pub uri: String,
+    /// The client's name for it, or null.
+    pub name: Option<String>,
+    /// Whether the whole root is read-only.
+    pub read_only: bool,
+    /// The patterns of what is hidden in it, in order.
+    pub hides: Vec<String>,
+    /// The patterns of what is kept read-only in it, in order.
+    pub protects: Vec<String>,
+}
+
+impl RootInfo {
+    pub(crate) fn new(root: &std::sync::Arc<mcp_roots::Root>) -> Self {
+        let owned = |v: Vec<&str>| v.into_iter().map(str::to_owned).collect();
+        Self {
+            uri: root.uri().to_owned(),
+            name: root.name().map(str::to_owned),
+            read_only: root.writes() == mcp_roots::Writes::Refuse,
+            hides: owned(root.hides()),
+            protects: owned(root.protects()),
+        }
+    }
 }

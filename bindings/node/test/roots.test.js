@@ -58,7 +58,7 @@ test('refusals carry code, reason, input and the sentence', async () => {
       assert.ok(REASONS.includes(reason))
     }
   }
-  assert.equal(REASONS.length, 16)
+  assert.equal(REASONS.length, 17)
   assert.equal((await refusal(new Roots().readFile(`${t}/a/x.txt`))).reason, 'no_roots')
 })
 
@@ -182,4 +182,25 @@ test('promise methods run off the event loop, Sync ones on it', async () => {
     clearInterval(timer)
   }
   assert.equal((await roots.stat(`${t}/a/big.bin`)).size, 16 << 20)
+})
+
+test('readFileSync: every size, and each Buffer its own', () => {
+  const t = tree()
+  const set = new RootSet([`${t}/a`])
+  const roots = live(t, 'a')
+  for (const scope of [set, roots]) {
+    for (const size of [0, 1, 1024, 64 * 1024 - 1, 64 * 1024, 64 * 1024 + 1, 300 * 1024]) {
+      const data = Buffer.alloc(size, size % 251)
+      for (let i = 0; i < size; i += 997) data[i] = i % 256
+      fs.writeFileSync(`${t}/a/s.bin`, data)
+      const first = scope.readFileSync(`${t}/a/s.bin`)
+      assert.ok(Buffer.isBuffer(first))
+      assert.ok(first.equals(data), `size ${size}`)
+      fs.writeFileSync(`${t}/a/s.bin`, Buffer.alloc(size, 7))
+      const second = scope.readBytesSync(`${t}/a/s.bin`)
+      assert.ok(first.equals(data), `a later read changed an earlier Buffer (size ${size})`)
+      assert.ok(second.equals(Buffer.alloc(size, 7)))
+    }
+  }
+  assert.throws(() => set.readFileSync(`${t}/outside/secret.txt`), (err) => err instanceof McpRootsError && err.code === 'ERR_MCP_ROOTS_OUTSIDE_ROOTS')
 })

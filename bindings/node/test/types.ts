@@ -1,5 +1,5 @@
 // Type-checks the declarations (tsc --noEmit -p .): not run.
-import { Roots, RootSet, McpRootsError } from 'mcp-roots'
+import { Roots, RootSet, McpRootsError, PatternError, ConfinementError, confine } from 'mcp-roots'
 import { sessionRoots, withRefusals } from 'mcp-roots/mcp'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 
@@ -11,12 +11,17 @@ async function check(): Promise<void> {
   const bytes: Buffer = roots.readFileSync('/srv/a/x')
   const handle = await roots.open('/srv/a/x', 'r')
   const chunk: Buffer = await handle.read(10)
-  const set = new RootSet(['/srv'])
+  const set = new RootSet(['/srv'], { hide: ['.env'], readOnlyPatterns: ['*.lock'] })
+  const hides: string[] = new Roots({ hide: ['/secrets/'], readOnlyPatterns: ['/vendor/'] }).roots[0].hides
+  const pattern = (e: McpRootsError): string | null => e.pattern
+  const bad = (e: PatternError): [string, string] => [e.pattern, e.code]
+  const kind = (e: ConfinementError): string => e.kind
+  const enforcement: string = confine(roots, { required: false }).enforcement
   const walk = set.walkSync('/srv', 2, 100)
   const err: McpRootsError | undefined = walk.errors[0]
   const session = sessionRoots(new McpServer({ name: 'x', version: '0' }))
   const live: Roots = await session.current()
   const tool = withRefusals(async (a: { path: string }) => ({ content: [{ type: 'text' as const, text: a.path }] }))
-  void [reason, text, bytes, chunk, err, live, tool]
+  void [reason, text, bytes, chunk, err, live, tool, hides, pattern, bad, kind, enforcement]
 }
 void check

@@ -40,7 +40,21 @@ fn build<'py>(py: Python<'py>, err: &mcp_roots::Error) -> PyResult<Bound<'py, Py
         operation(err.operation()),
         err.detail(),
         err.sentence(),
+        err.pattern(),
     ))
+}
+
+/// Parses gitignore-style patterns; a bad one raises
+/// `mcp_roots.PatternError` (a `ValueError`) naming it.
+pub(crate) fn patterns(text: Vec<String>) -> PyResult<mcp_roots::Patterns> {
+    mcp_roots::Patterns::parse(text).map_err(|err| {
+        Python::attach(|py| {
+            let class = py.import("mcp_roots._errors")?.getattr("PatternError")?;
+            let exc = class.call1((err.to_string(), err.pattern(), err.message()))?;
+            Ok::<_, PyErr>(PyErr::from_value(exc))
+        })
+        .unwrap_or_else(|e| e)
+    })
 }
 
 /// The operation's name as the tool results and the Rust glue write it.

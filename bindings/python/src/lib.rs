@@ -1,6 +1,7 @@
 //! `mcp_roots._core`: the extension module of the Python package
 //! `mcp_roots`. Conversions only: every decision is the Rust crate's.
 
+mod confine;
 mod errors;
 mod file;
 mod ops;
@@ -15,6 +16,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<roots::PyRootSet>()?;
     m.add_class::<roots::PyReport>()?;
     m.add_class::<roots::PyRevoked>()?;
+    m.add_class::<roots::PyRootInfo>()?;
     m.add_class::<values::PyRejected>()?;
     m.add_class::<values::PyScopedPath>()?;
     m.add_class::<values::PyDirEntry>()?;
@@ -22,6 +24,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<values::PyWalk>()?;
     m.add_class::<values::PyStat>()?;
     m.add_class::<file::RawFile>()?;
+    m.add_function(wrap_pyfunction!(confine::confine, m)?)?;
     let reasons: Vec<&str> = mcp_roots::ErrorKind::ALL
         .iter()
         .map(|k| k.reason())

@@ -4,7 +4,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::errors::IntoPy;
+use crate::errors::{IntoPy, patterns};
 use crate::file::Handle;
 use crate::ops::operations;
 use crate::values::PyRejected;
@@ -16,7 +16,7 @@ pub(crate) enum RootArg {
     Named(String, Option<String>),
 }
 
-fn builder(roots: Vec<RootArg>) -> mcp_roots::RootSetBuilder {
+pub(crate) fn builder(roots: Vec<RootArg>) -> mcp_roots::RootSetBuilder {
     roots
         .into_iter()
         .fold(mcp_roots::RootSet::builder(), |b, root| match root {
@@ -108,10 +108,44 @@ impl PyReport {
     }
 }
 
+/// A root as installed: its URI and name, whether it is read-only, and the
+/// patterns of what the policy hides and keeps read-only in it.
+#[pyclass(module = "mcp_roots._core", name = "RootInfo", frozen, get_all)]
+pub(crate) struct PyRootInfo {
+    uri: String,
+    name: Option<String>,
+    read_only: bool,
+    hides: Vec<String>,
+    protects: Vec<String>,
+}
+
+impl PyRootInfo {
+    fn new(root: &std::sync::Arc<mcp_roots::Root>) -> Self {
+        let owned = |v: Vec<&str>| v.into_iter().map(str::to_owned).collect();
+        Self {
+            uri: root.uri().to_owned(),
+            name: root.name().map(str::to_owned),
+            read_only: root.writes() == mcp_roots::Writes::Refuse,
+            hides: owned(root.hides()),
+            protects: owned(root.protects()),
+        }
+    }
+}
+
+#[pymethods]
+impl PyRootInfo {
+    fn __repr__(&self) -> String {
+        format!(
+            "RootInfo({:?}, hides={:?}, protects={:?})",
+            self.uri, self.hides, self.protects
+        )
+    }
+}
+
 /// One session's roots under the server's policy.
 #[pyclass(module = "mcp_roots._core", name = "Roots", frozen)]
 pub(crate) struct PyRoots {
-    inner: mcp_roots::Roots,
+    pub(crate) inner: mcp_roots::Roots,
 }
 
 #[pymethods]
@@ -120,8 +154,9 @@ impl PyRoots {
     #[pyo3(signature = (
         *, ceiling = None, read_only_ceiling = Vec::new(), writes = "allow",
         empty_roots = "deny_all", symlinks = "follow_beneath", mount_points = "cross",
-        hard_links = "allow",
+        hard_links = "allow", hide = Vec::new(), read_only_patterns = Vec::new(),
     ))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         ceiling: Option<Vec<String>>,
         read_only_ceiling: Vec<String>,
@@ -130,9 +165,13 @@ impl PyRoots {
         symlinks: &str,
         mount_points: &str,
         hard_links: &str,
+        hide: Vec<String>,
+        read_only_patterns: Vec<String>,
     ) -> PyResult<Self> {
         use mcp_roots::{EmptyRoots, HardLinks, MountPoints, Symlinks, Writes};
         let mut b = mcp_roots::Roots::builder()
+            .hide(patterns(hide)?)
+            .read_only(patterns(read_only_patterns)?)
             .read_only_ceiling(read_only_ceiling)
             .writes(choice(
                 "writes",
@@ -246,6 +285,17 @@ impl PyRoots {
     fn read_only(&self) -> bool {
         self.inner.writes() == mcp_roots::Writes::Refuse
     }
+
+    /// The installed roots with what the policy hides and protects in each.
+    #[getter]
+    fn roots(&self) -> Vec<PyRootInfo> {
+        self.inner
+            .load()
+            .roots()
+            .iter()
+            .map(PyRootInfo::new)
+            .collect()
+    }
 }
 
 operations!(PyRoots, |this| this.inner.load(), Handle::Tracked);
@@ -259,11 +309,27 @@ pub(crate) struct PyRootSet {
 #[pymethods]
 impl PyRootSet {
     /// The set of the client's roots (URIs, or `(uri, name)` pairs); the
-    /// refused ones are in `rejected`.
+    /// refused ones are in `rejected`. `hide` and `read_only_patterns` are
+    /// gitignore-style patterns relative to each root.
     #[new]
-    fn new(py: Python<'_>, roots: Vec<RootArg>) -> Self {
-        let inner = py.detach(|| builder(roots).build());
-        Self { inner }
+    #[pyo3(signature = (roots, *, hide = Vec::new(), read_only_patterns = Vec::new()))]
+    fn new(
+        py: Python<'_>,
+        roots: Vec<RootArg>,
+        hide: Vec<String>,
+        read_only_patterns: Vec<String>,
+    ) -> PyResult<Self> {
+        let b = builder(roots)
+            .hide(patterns(hide)?)
+            .read_only(patterns(read_only_patterns)?);
+        let inner = py.detach(|| b.build());
+        Ok(Self { inner })
+    }
+
+    /// The roots with what the policy hides and protects in each.
+    #[getter]
+    fn roots(&self) -> Vec<PyRootInfo> {
+        self.inner.roots().iter().map(PyRootInfo::new).collect()
     }
 
     #[getter]

@@ -60,8 +60,8 @@ def test_refusals_are_both_classes(tree, path, cls, builtin):
 
 def test_every_reason_has_a_class():
     classes = {mcp_roots.error_class(r) for r in mcp_roots.REASONS}
-    assert len(classes) == len(mcp_roots.REASONS) == 16
-    for reason in ("outside_roots", "outside_ceiling", "root_gone", "scope_lost", "no_roots", "read_only"):
+    assert len(classes) == len(mcp_roots.REASONS) == 17
+    for reason in ("outside_roots", "outside_ceiling", "root_gone", "scope_lost", "no_roots", "read_only", "hidden"):
         assert issubclass(mcp_roots.error_class(reason), PermissionError)
     assert issubclass(mcp_roots.error_class("not_found"), FileNotFoundError)
     assert issubclass(mcp_roots.error_class("already_exists"), FileExistsError)

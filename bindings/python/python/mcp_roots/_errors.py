@@ -19,9 +19,12 @@ __all__ = [
     "ScopeLostError",
     "NoRootsError",
     "ReadOnlyError",
+    "HiddenError",
     "InvalidPathError",
     "PermissionDeniedError",
     "RootsIOError",
+    "PatternError",
+    "ConfinementError",
     "error_class",
 ]
 
@@ -32,7 +35,8 @@ class McpRootsError(Exception):
     ``reason`` is the stable machine-readable string (``"outside_roots"``,
     ...), ``input`` the input as given, ``operation`` what was being done,
     ``detail`` a short explanation or None, ``sentence`` the refusal as one
-    sentence for a tool result.
+    sentence for a tool result, ``pattern`` the server's pattern that made
+    the path ``hidden`` or ``read_only`` (None when no pattern decided it).
     """
 
     reason: str = "io"
@@ -40,13 +44,24 @@ class McpRootsError(Exception):
     operation: str
     detail: str | None
     sentence: str
+    pattern: str | None
 
-    def __init__(self, message: str, *, input: str = "", operation: str = "", detail: str | None = None, sentence: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        input: str = "",
+        operation: str = "",
+        detail: str | None = None,
+        sentence: str = "",
+        pattern: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.input = input
         self.operation = operation
         self.detail = detail
         self.sentence = sentence or message
+        self.pattern = pattern
         if isinstance(self, OSError):
             # OSError's own attribute, for code that reads it.
             setattr(self, "filename", input)
@@ -107,6 +122,12 @@ class ReadOnlyError(McpRootsError, PermissionError):
     reason = "read_only"
 
 
+class HiddenError(McpRootsError, PermissionError):
+    """The path is in a part of a root the server's policy hides."""
+
+    reason = "hidden"
+
+
 class InvalidPathError(McpRootsError, ValueError):
     reason = "invalid_path"
 
@@ -135,11 +156,39 @@ _BY_REASON: dict[str, type[McpRootsError]] = {
         ScopeLostError,
         NoRootsError,
         ReadOnlyError,
+        HiddenError,
         InvalidPathError,
         PermissionDeniedError,
         RootsIOError,
     )
 }
+
+
+class PatternError(ValueError):
+    """A hide or read-only pattern that does not parse: ``pattern`` is the
+    pattern as given, ``message`` why (the policy is not built)."""
+
+    pattern: str
+    message: str
+
+    def __init__(self, text: str, pattern: str, message: str) -> None:
+        super().__init__(text)
+        self.pattern = pattern
+        self.message = message
+
+
+class ConfinementError(OSError):
+    """``confine`` did not confine the process: ``kind`` is
+    ``"no_ceiling"``, ``"unsupported"``, ``"threads"`` or ``"kernel"``."""
+
+    kind: str
+
+    def __init__(self, text: str, kind: str) -> None:
+        super().__init__(text)
+        self.kind = kind
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 def error_class(reason: str) -> type[McpRootsError]:
@@ -148,9 +197,11 @@ def error_class(reason: str) -> type[McpRootsError]:
     return _BY_REASON.get(reason, RootsIOError)
 
 
-def _from_core(reason: str, message: str, input: str, operation: str, detail: str | None, sentence: str) -> McpRootsError:
+def _from_core(
+    reason: str, message: str, input: str, operation: str, detail: str | None, sentence: str, pattern: str | None
+) -> McpRootsError:
     """Called by the extension module to build the exception of an error."""
-    err = error_class(reason)(message, input=input, operation=operation, detail=detail, sentence=sentence)
+    err = error_class(reason)(message, input=input, operation=operation, detail=detail, sentence=sentence, pattern=pattern)
     if err.reason != reason:
         err.reason = reason
     return err
