@@ -12,8 +12,8 @@ pub(crate) mod parts;
 pub(crate) mod pinned;
 mod scoped;
 pub(crate) mod selected;
-mod shown;
 pub(crate) mod shared;
+mod shown;
 pub(crate) mod writable;
 
 pub(crate) use pinned::{Anchor, Keys};

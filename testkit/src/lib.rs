@@ -49,4 +49,4 @@ pub use fixture::{Fixture, TreeSnapshot};
 #[cfg(unix)]
 pub use generate::{Scenario, Scene};
 #[cfg(unix)]
-pub use model::{Verdict, judge, must_allow_across};
+pub use model::{Verdict, judge, judge_with, must_allow_across, must_allow_across_with};
