@@ -283,6 +283,17 @@ pub fn entry_hidden(roots: &[String], parts: &Parts, dir: &Path, name: &OsStr) -
     }
 }
 
+/// Why a change to the object at `path` (an absolute physical path inside
+/// the roots) must be refused: `Some("hidden: …")` or `Some("read_only: …")`
+/// when every root holding it hides it or keeps it read-only.
+pub fn change_refused(roots: &[String], parts: &Parts, path: &Path) -> Option<String> {
+    let roots: Vec<Root> = roots.iter().filter_map(|r| Root::new(r).ok()).collect();
+    match judge_object(parts, &roots, path, Op::WriteNew) {
+        Judged::Deny(why) => Some(why),
+        Judged::Clear | Judged::Maybe => None,
+    }
+}
+
 /// The target a library that follows links and `..` across roots must
 /// reach for `op` on `untrusted` (see [`across`]), or `None` when such a
 /// library may refuse it too. Where it is `Some`, it is the target of
