@@ -87,7 +87,7 @@ struct Compiled {
     names: Names,
     /// The path patterns that are plain paths (`secrets`, `a/b`), compared
     /// directly.
-    path_literal: Vec<(Box<str>, usize)>,
+    path_literal: Vec<(usize, Box<str>, usize)>,
     paths: Matcher,
     /// The fewest and most components a path pattern can match.
     depths: (usize, usize),
@@ -122,10 +122,35 @@ struct Names {
     literal_map: Option<HashMap<Box<str>, Vec<usize>>>,
     /// `*` and a plain tail: the tail and the rule.
     suffix: Vec<(Box<str>, usize)>,
+    /// The last bytes of those tails (an empty tail: every byte).
+    suffix_last: ByteSet,
     /// A plain head and `*`: the head and the rule.
     prefix: Vec<(Box<str>, usize)>,
+    /// The first bytes of those heads (an empty head: every byte).
+    prefix_first: ByteSet,
     /// The other globs.
     globs: Matcher,
+}
+
+/// A set of bytes: which first or last bytes a name must have for a
+/// pattern of a plain shape to match it, a test cheaper than the compare.
+#[derive(Debug, Default, Clone, Copy)]
+struct ByteSet([u64; 4]);
+
+impl ByteSet {
+    fn insert(&mut self, byte: Option<u8>) {
+        match byte {
+            Some(b) => self.0[usize::from(b >> 6)] |= 1 << (b & 63),
+            None => self.0 = [u64::MAX; 4],
+        }
+    }
+
+    fn contains(&self, byte: Option<u8>) -> bool {
+        match byte {
+            Some(b) => self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0,
+            None => self.0 == [u64::MAX; 4],
+        }
+    }
 }
 
 /// How a one-component glob is matched.
@@ -169,8 +194,14 @@ impl Names {
     ) {
         match Self::shape(glob) {
             Shape::Literal(name) => self.literal.push((name.into(), index)),
-            Shape::Suffix(tail) => self.suffix.push((tail.into(), index)),
-            Shape::Prefix(head) => self.prefix.push((head.into(), index)),
+            Shape::Suffix(tail) => {
+                self.suffix_last.insert(tail.bytes().last());
+                self.suffix.push((tail.into(), index));
+            }
+            Shape::Prefix(head) => {
+                self.prefix_first.insert(head.bytes().next());
+                self.prefix.push((head.into(), index));
+            }
             Shape::Glob => {
                 globs.add(compiled);
                 self.globs.rule.push(index);
@@ -201,14 +232,19 @@ impl Names {
         {
             indices.iter().copied().for_each(&mut hit);
         }
-        for (tail, index) in &self.suffix {
-            if name.ends_with(&**tail) {
-                hit(*index);
+        let bytes = name.as_bytes();
+        if self.suffix_last.contains(bytes.last().copied()) {
+            for (tail, index) in &self.suffix {
+                if name.ends_with(&**tail) {
+                    hit(*index);
+                }
             }
         }
-        for (head, index) in &self.prefix {
-            if name.starts_with(&**head) {
-                hit(*index);
+        if self.prefix_first.contains(bytes.first().copied()) {
+            for (head, index) in &self.prefix {
+                if name.starts_with(&**head) {
+                    hit(*index);
+                }
             }
         }
         if !self.globs.rule.is_empty() {
@@ -241,7 +277,8 @@ impl Compiled {
             let glob = match name {
                 Some(name) => name,
                 None if Names::plain(&folded) => {
-                    path_literal.push((folded.as_ref().into(), rules.len()));
+                    let depth = folded.split('/').count();
+                    path_literal.push((depth, folded.as_ref().into(), rules.len()));
                     rules.push(Compiled1 {
                         hide: is_hide,
                         negated: rule.negated,
@@ -305,8 +342,8 @@ impl Compiled {
             last[slot] = last[slot].max(Some(index));
         };
         self.names.each_match(name, &mut scratch, &mut record);
-        for (literal, index) in &self.path_literal {
-            if literal.len() == path.len() && **literal == *path {
+        for (components, literal, index) in &self.path_literal {
+            if *components == depth && **literal == *path {
                 record(*index);
             }
         }
