@@ -2,9 +2,10 @@
 //! ([`Patterns`], compiled): what a path beneath the root is, judged from
 //! the top of the path down in one pass.
 //!
-//! Each kind of pattern is compiled into one `GlobSet` per way of folding
-//! names, and each prefix of the path (`a`, `a/b`, `a/b/c`) is tested once
-//! against it: the first prefix that a hide pattern matches (the last
+//! Both kinds of pattern are compiled together, once per way of folding
+//! names (plain names, tails and heads compared directly, the true globs
+//! in a `GlobSet`: see [`Compiled`]), and each prefix of the path (`a`,
+//! `a/b`, `a/b/c`) is tested once against them: the first prefix that a hide pattern matches (the last
 //! matching pattern not a negation) makes the whole path hidden, so a
 //! negation never re-includes anything beneath a hidden directory; the
 //! first prefix that a read-only pattern matches makes the rest read-only.
@@ -768,7 +769,7 @@ mod tests {
 
     #[test]
     fn one_pass_is_cheap() {
-        // Twenty patterns, a ten-deep path: one GlobSet test per component.
+        // Twenty patterns, a ten-deep path: one pass of cheap compares.
         let hide: Vec<String> = (0..10).map(|i| format!("*.secret{i}")).collect();
         let ro: Vec<String> = (0..10).map(|i| format!("/vendor{i}/")).collect();
         let hide: Vec<&str> = hide.iter().map(String::as_str).collect();
