@@ -132,7 +132,7 @@ impl ResolveCase {
     ///
     /// # Errors
     ///
-    /// As [`resolution`].
+    /// As [`resolution`](super::resolution).
     pub fn check(&self, fx: &Fixture) -> Result<Outcome, String> {
         let roots: Vec<String> = self.roots.iter().map(|r| fx.subst(r)).collect();
         let parts = self.patterns();

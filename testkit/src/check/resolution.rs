@@ -33,7 +33,7 @@ pub struct Outcome {
 }
 
 /// Runs `op` on `input` through a `RootSet` of `roots` in the tree of `fx`
-/// and compares the outcome with [`judge`]. Roots and input must have `{T}`
+/// and compares the outcome with [`judge`](crate::judge). Roots and input must have `{T}`
 /// substituted already.
 ///
 /// Checked for every operation: nothing outside the roots changes, a
