@@ -1,4 +1,5 @@
-//! Fuzz target `resolve`: one operation, its roots and its input (the text
+//! Fuzz target `resolve`: one operation, its roots, its input and a small
+//! list of hide and read-only patterns from a fixed alphabet (the text
 //! format of `testkit::check::ResolveCase`) in a fixed tree built once per
 //! process, checked against the reference model
 //! (`testkit::check::resolution`). The tree is rebuilt when an operation

@@ -2,9 +2,10 @@
 //! ([`Patterns`], compiled): what a path beneath the root is, judged from
 //! the top of the path down in one pass.
 //!
-//! Each kind of pattern is compiled into one `GlobSet` per way of folding
-//! names, and each prefix of the path (`a`, `a/b`, `a/b/c`) is tested once
-//! against it: the first prefix that a hide pattern matches (the last
+//! Both kinds of pattern are compiled together, once per way of folding
+//! names (plain names, tails and heads compared directly, the true globs
+//! in a `GlobSet`: see [`Compiled`]), and each prefix of the path (`a`,
+//! `a/b`, `a/b/c`) is tested once against them: the first prefix that a hide pattern matches (the last
 //! matching pattern not a negation) makes the whole path hidden, so a
 //! negation never re-includes anything beneath a hidden directory; the
 //! first prefix that a read-only pattern matches makes the rest read-only.
@@ -12,6 +13,7 @@
 //! compares them (case, and Unicode normalisation on macOS), the patterns
 //! with them.
 
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use globset::{Candidate, GlobSet, GlobSetBuilder};
@@ -77,12 +79,16 @@ impl Rules {
 }
 
 /// Both kinds of pattern compiled together: the patterns that name one
-/// component at any depth (`.env`, `**/.git/`, `*.pem`) in one `GlobSet`
-/// tested on each name alone, the others in one tested on the path, only
-/// at the depths where one of them can match.
+/// component at any depth (`.env`, `**/.git/`, `*.pem`) tested on each
+/// name alone ([`Names`]), the others compared with the path when they are
+/// a plain path (`/secrets/`), else in one `GlobSet` tested on the path,
+/// only at the depths where one of its globs can match.
 #[derive(Debug)]
 struct Compiled {
-    names: Matcher,
+    names: Names,
+    /// The path patterns that are plain paths (`secrets`, `a/b`), compared
+    /// directly.
+    path_literal: Vec<(usize, Box<str>, usize)>,
     paths: Matcher,
     /// The fewest and most components a path pattern can match.
     depths: (usize, usize),
@@ -104,10 +110,163 @@ struct Matcher {
     rule: Vec<usize>,
 }
 
+/// The patterns that name one component, by shape: most are a plain name
+/// (`.env`, `.git`), `*` then a plain tail (`*.pem`, `*.min.js`) or a
+/// plain head then `*` (`.env.*`, `id_rsa*`), which `globset` would also
+/// match as such; those are compared directly, without a `GlobSet` query
+/// for each component. The rest (`[…]`, `?`, `{…}`, an escape, a `*` in
+/// the middle) stay in a `GlobSet`.
+#[derive(Debug, Default)]
+struct Names {
+    /// Plain names and their rules; a map when there are many.
+    literal: Vec<(Box<str>, usize)>,
+    literal_map: Option<HashMap<Box<str>, Vec<usize>>>,
+    /// `*` and a plain tail: the tail and the rule.
+    suffix: Vec<(Box<str>, usize)>,
+    /// The last bytes of those tails (an empty tail: every byte).
+    suffix_last: ByteSet,
+    /// A plain head and `*`: the head and the rule.
+    prefix: Vec<(Box<str>, usize)>,
+    /// The first bytes of those heads (an empty head: every byte).
+    prefix_first: ByteSet,
+    /// The other globs.
+    globs: Matcher,
+}
+
+/// A set of bytes: which first or last bytes a name must have for a
+/// pattern of a plain shape to match it, a test cheaper than the compare.
+#[derive(Debug, Default, Clone, Copy)]
+struct ByteSet([u64; 4]);
+
+impl ByteSet {
+    fn insert(&mut self, byte: Option<u8>) {
+        match byte {
+            Some(b) => self.0[usize::from(b >> 6)] |= 1 << (b & 63),
+            None => self.0 = [u64::MAX; 4],
+        }
+    }
+
+    fn contains(&self, byte: Option<u8>) -> bool {
+        match byte {
+            Some(b) => self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0,
+            None => self.0 == [u64::MAX; 4],
+        }
+    }
+}
+
+/// How a one-component glob is matched.
+enum Shape<'g> {
+    Literal(&'g str),
+    Suffix(&'g str),
+    Prefix(&'g str),
+    Glob,
+}
+
+/// Above this many plain names, they are looked up in a map.
+const LITERALS_IN_A_ROW: usize = 12;
+
+impl Names {
+    /// Whether `glob` has no glob syntax (its `/` are separators).
+    fn plain(glob: &str) -> bool {
+        !glob.contains(['*', '?', '[', ']', '{', '}', '\\'])
+    }
+
+    fn shape(glob: &str) -> Shape<'_> {
+        let plain = |s: &str| !s.contains('/') && Self::plain(s);
+        if plain(glob) {
+            Shape::Literal(glob)
+        } else if let Some(tail) = glob.strip_prefix('*').filter(|t| plain(t)) {
+            Shape::Suffix(tail)
+        } else if let Some(head) = glob.strip_suffix('*').filter(|h| plain(h)) {
+            Shape::Prefix(head)
+        } else {
+            Shape::Glob
+        }
+    }
+
+    /// Adds the rule `index`, whose one-component glob is `glob` (folded,
+    /// compiled as `compiled` when it is not of a plain shape).
+    fn add(
+        &mut self,
+        glob: &str,
+        index: usize,
+        globs: &mut GlobSetBuilder,
+        compiled: globset::Glob,
+    ) {
+        match Self::shape(glob) {
+            Shape::Literal(name) => self.literal.push((name.into(), index)),
+            Shape::Suffix(tail) => {
+                self.suffix_last.insert(tail.bytes().last());
+                self.suffix.push((tail.into(), index));
+            }
+            Shape::Prefix(head) => {
+                self.prefix_first.insert(head.bytes().next());
+                self.prefix.push((head.into(), index));
+            }
+            Shape::Glob => {
+                globs.add(compiled);
+                self.globs.rule.push(index);
+            }
+        }
+    }
+
+    fn finish(&mut self, globs: GlobSetBuilder) {
+        self.globs.set = globs.build().expect("each glob compiled on its own");
+        if self.literal.len() > LITERALS_IN_A_ROW {
+            let mut map: HashMap<Box<str>, Vec<usize>> = HashMap::new();
+            for (name, index) in self.literal.drain(..) {
+                map.entry(name).or_default().push(index);
+            }
+            self.literal_map = Some(map);
+        }
+    }
+
+    /// Calls `hit` with the rule of every pattern that matches `name`.
+    fn each_match(&self, name: &str, scratch: &mut Vec<usize>, mut hit: impl FnMut(usize)) {
+        for (literal, index) in &self.literal {
+            if literal.len() == name.len() && **literal == *name {
+                hit(*index);
+            }
+        }
+        if let Some(map) = &self.literal_map
+            && let Some(indices) = map.get(name)
+        {
+            indices.iter().copied().for_each(&mut hit);
+        }
+        let bytes = name.as_bytes();
+        if self.suffix_last.contains(bytes.last().copied()) {
+            for (tail, index) in &self.suffix {
+                if name.ends_with(&**tail) {
+                    hit(*index);
+                }
+            }
+        }
+        if self.prefix_first.contains(bytes.first().copied()) {
+            for (head, index) in &self.prefix {
+                if name.starts_with(&**head) {
+                    hit(*index);
+                }
+            }
+        }
+        if !self.globs.rule.is_empty() {
+            let candidate = Candidate::new(name);
+            if self.globs.set.is_match_candidate(&candidate) {
+                self.globs.set.matches_candidate_into(&candidate, scratch);
+                scratch
+                    .iter()
+                    .map(|&local| self.globs.rule[local])
+                    .for_each(hit);
+            }
+        }
+    }
+}
+
 impl Compiled {
     fn compile(hide: &Patterns, read_only: &Patterns, folding: Folding) -> Self {
-        let mut names = (GlobSetBuilder::new(), Vec::new());
+        let mut names = Names::default();
+        let mut name_globs = GlobSetBuilder::new();
         let mut paths = (GlobSetBuilder::new(), Vec::new());
+        let mut path_literal = Vec::new();
         let mut depths = (usize::MAX, 0);
         let mut rules = Vec::with_capacity(hide.len() + read_only.len());
         let all = hide.rules().map(|r| (true, r));
@@ -116,8 +275,18 @@ impl Compiled {
             let name = folded
                 .strip_prefix("**/")
                 .filter(|rest| !rest.contains('/'));
-            let (glob, into) = match name {
-                Some(name) => (name, &mut names),
+            let glob = match name {
+                Some(name) => name,
+                None if Names::plain(&folded) => {
+                    let depth = folded.split('/').count();
+                    path_literal.push((depth, folded.as_ref().into(), rules.len()));
+                    rules.push(Compiled1 {
+                        hide: is_hide,
+                        negated: rule.negated,
+                        text: rule.text.into(),
+                    });
+                    continue;
+                }
                 None => {
                     let parts: Vec<&str> = folded.split('/').collect();
                     let stars = parts.iter().filter(|c| **c == "**").count();
@@ -126,7 +295,7 @@ impl Compiled {
                         0 => depths.1.max(parts.len()),
                         _ => usize::MAX,
                     };
-                    (&*folded, &mut paths)
+                    &*folded
                 }
             };
             // A folded glob that no longer compiles (a class range folded
@@ -135,8 +304,12 @@ impl Compiled {
                 .build()
                 .or_else(|_| glob_builder(&rule.glob).build())
                 .expect("checked when the patterns were parsed");
-            into.0.add(compiled);
-            into.1.push(rules.len());
+            if name.is_some() {
+                names.add(glob, rules.len(), &mut name_globs, compiled);
+            } else {
+                paths.0.add(compiled);
+                paths.1.push(rules.len());
+            }
             rules.push(Compiled1 {
                 hide: is_hide,
                 negated: rule.negated,
@@ -147,8 +320,10 @@ impl Compiled {
             set: builder.build().expect("each glob compiled on its own"),
             rule,
         };
+        names.finish(name_globs);
         Self {
-            names: build(names),
+            names,
+            path_literal,
             paths: build(paths),
             depths,
             rules,
@@ -160,28 +335,31 @@ impl Compiled {
     /// for each kind, the last pattern that matches, unless it is a
     /// negation.
     fn hit(&self, name: &str, path: &str, depth: usize) -> (Option<&str>, Option<&str>) {
-        let name = (!self.names.rule.is_empty()).then(|| Candidate::new(name));
-        let in_depth =
-            !self.paths.rule.is_empty() && (self.depths.0..=self.depths.1).contains(&depth);
-        let path = in_depth.then(|| Candidate::new(path));
-        let named = name
-            .as_ref()
-            .is_some_and(|c| self.names.set.is_match_candidate(c));
-        let pathed = path
-            .as_ref()
-            .is_some_and(|c| self.paths.set.is_match_candidate(c));
-        if !named && !pathed {
-            return (None, None);
-        }
         let mut last = [None::<usize>; 2];
         let mut scratch = Vec::new();
-        for (candidate, matcher) in [(name, &self.names), (path, &self.paths)] {
-            let Some(candidate) = candidate else { continue };
-            matcher.set.matches_candidate_into(&candidate, &mut scratch);
-            for &local in &scratch {
-                let index = matcher.rule[local];
-                let slot = usize::from(!self.rules[index].hide);
-                last[slot] = last[slot].max(Some(index));
+        let rules = &self.rules;
+        let mut record = |index: usize| {
+            let slot = usize::from(!rules[index].hide);
+            last[slot] = last[slot].max(Some(index));
+        };
+        self.names.each_match(name, &mut scratch, &mut record);
+        for (components, literal, index) in &self.path_literal {
+            if *components == depth && **literal == *path {
+                record(*index);
+            }
+        }
+        let in_depth =
+            !self.paths.rule.is_empty() && (self.depths.0..=self.depths.1).contains(&depth);
+        if in_depth {
+            let candidate = Candidate::new(path);
+            if self.paths.set.is_match_candidate(&candidate) {
+                self.paths
+                    .set
+                    .matches_candidate_into(&candidate, &mut scratch);
+                scratch
+                    .iter()
+                    .map(|&local| self.paths.rule[local])
+                    .for_each(&mut record);
             }
         }
         let decide = |index: Option<usize>| {
@@ -591,7 +769,7 @@ mod tests {
 
     #[test]
     fn one_pass_is_cheap() {
-        // Twenty patterns, a ten-deep path: one GlobSet test per component.
+        // Twenty patterns, a ten-deep path: one pass of cheap compares.
         let hide: Vec<String> = (0..10).map(|i| format!("*.secret{i}")).collect();
         let ro: Vec<String> = (0..10).map(|i| format!("/vendor{i}/")).collect();
         let hide: Vec<&str> = hide.iter().map(String::as_str).collect();
@@ -606,5 +784,84 @@ mod tests {
         // Generous for a debug build on a loaded machine; the release
         // figure is in docs/PERFORMANCE.md.
         assert!(start.elapsed() < std::time::Duration::from_secs(2));
+    }
+
+    #[test]
+    fn names_of_a_plain_shape_match_as_their_glob_does() {
+        // Each one-component glob, matched by its shape, against the same
+        // glob in a `GlobSet`, on names that hit and miss each shape.
+        let globs = [
+            ".env",
+            ".git",
+            "*.pem",
+            "*.min.js",
+            "*",
+            ".env.*",
+            "id_rsa*",
+            "LICENSE*",
+            "a*b",
+            "?.txt",
+            "[ab].pem",
+            "{x,y}.lock",
+            "\\*lit",
+            "*.",
+            ".*",
+        ];
+        let names = [
+            ".env",
+            ".env.local",
+            ".envx",
+            "x.env",
+            ".git",
+            "key.pem",
+            ".pem",
+            "pem",
+            "a.min.js",
+            "min.js",
+            "id_rsa",
+            "id_rsa.pub",
+            "xid_rsa",
+            "LICENSE",
+            "LICENSE-MIT",
+            "ab",
+            "axb",
+            "a.txt",
+            "ab.txt",
+            "a.pem",
+            "c.pem",
+            "x.lock",
+            "*lit",
+            "lit",
+            "x.",
+            ".hidden",
+            "",
+        ];
+        for glob in globs {
+            let mut names_of = Names::default();
+            let mut builder = GlobSetBuilder::new();
+            let compiled = glob_builder(glob).build().unwrap();
+            names_of.add(glob, 7, &mut builder, compiled.clone());
+            names_of.finish(builder);
+            let reference = compiled.compile_matcher();
+            for name in names {
+                let mut hits = Vec::new();
+                names_of.each_match(name, &mut Vec::new(), |i| hits.push(i));
+                let want = reference.is_match(name);
+                assert_eq!(!hits.is_empty(), want, "{glob:?} on {name:?}");
+                assert!(hits.iter().all(|&i| i == 7));
+            }
+        }
+    }
+
+    #[test]
+    fn many_plain_names_are_looked_up_in_a_map() {
+        let hide: Vec<String> = (0..40).map(|i| format!("name{i}")).collect();
+        let mut hide: Vec<&str> = hide.iter().map(String::as_str).collect();
+        hide.push("!name7");
+        let p = parts(&hide, &["name3"], Folding::Exact, "");
+        assert_eq!(p.judge("a/name39/b"), Verdict::Hidden("name39"));
+        assert_eq!(p.judge("name7/x"), Verdict::Shared);
+        assert_eq!(p.judge("name3"), Verdict::Hidden("name3"));
+        assert_eq!(p.judge("name40"), Verdict::Shared);
     }
 }

@@ -1,6 +1,6 @@
 //! Serde types for the escape-case corpus and functions to load it.
 //!
-//! The format is described in the shared `corpus/README.md`: an array of
+//! The format is described in `testkit/data/README.md`: an array of
 //! [`Case`]s, each with a file-system `setup` relative to a fresh temporary
 //! directory `{T}`, the client's `roots`, an `input`, an [`Op`] and the
 //! expected outcome.

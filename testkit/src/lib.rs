@@ -5,6 +5,8 @@
 //!
 //! - [`corpus`]: serde types for the escape-case corpus
 //!   (`testkit/data/escape_corpus.json`) and loaders for it;
+//! - [`parts_corpus`]: the corpus of escape cases for hide and read-only
+//!   patterns (`testkit/data/parts_corpus.json`), in a file of its own;
 //! - [`fixture`]: a fresh temporary tree `{T}` built from a case's setup,
 //!   with snapshots to prove that a denied write changed nothing;
 //! - [`model`]: the reference model, [`model::judge`], which decides from
@@ -39,6 +41,7 @@ pub mod fixture;
 pub mod generate;
 #[cfg(unix)]
 pub mod model;
+pub mod parts_corpus;
 #[cfg(unix)]
 pub mod plan;
 pub mod windows;
@@ -49,4 +52,4 @@ pub use fixture::{Fixture, TreeSnapshot};
 #[cfg(unix)]
 pub use generate::{Scenario, Scene};
 #[cfg(unix)]
-pub use model::{Verdict, judge, must_allow_across};
+pub use model::{Verdict, judge, judge_with, must_allow_across, must_allow_across_with};

@@ -126,6 +126,48 @@ const PARSE_EXTRA: &[&str] = &[
     "file:///a/.\t./b",
 ];
 
+/// Seeds of the `resolve` target with patterns (letters of
+/// `check::HIDE_ALPHABET`, uppercase of `check::READ_ONLY_ALPHABET`): a
+/// link inside, `..`, encoded dots, a negation under a hidden directory,
+/// a landing in the other root, both ends of a rename, a `create_dir_all`
+/// component, changes in a read-only part.
+const PARTS_SEEDS: &[(&str, &str, &str)] = &[
+    ("open", "abcde", "{T}/a/lenv"),
+    ("open", "abcde", "{T}/a/secrets/../x.txt"),
+    ("open", "abcde", "file://{T}/a/%2Eenv"),
+    ("open", "abcde", "file://{T}/a/.%65nv"),
+    ("open", "abcde", "{T}/a/lsec/keep.pem"),
+    ("open", "abcde", "{T}/a/keep.pem"),
+    ("open", "abcde", "{T}/a/sub/lgit/HEAD"),
+    ("open", "abcde", "{T}/b/lenv"),
+    ("open", "abcde", "{T}/a/.git/../x.txt"),
+    ("open", "f", "{T}/a/sub/y.txt"),
+    ("open", "gA", "{T}/a/sub/deep/z.txt"),
+    ("read_dir", "abcde", "{T}/a"),
+    ("read_dir", "abcde", "{T}/a/secrets"),
+    ("read_dir", "abcde", "{T}/b/sub"),
+    ("walk", "abcdeg", "{T}/a"),
+    ("create_new", "abcdeA", "{T}/a/sub/new.txt"),
+    ("create_new", "b", "{T}/a/new.pem"),
+    ("create_new", "H", "{T}/a/new.txt"),
+    ("create_dir", "e", "{T}/a/sub/.git"),
+    ("rename_to", "c", "{T}/a/secrets/n.txt"),
+    ("rename_from", "a", "{T}/a/.env"),
+    ("rename_from", "C", "{T}/a/x.txt"),
+    ("create_dir_all", "e", "{T}/a/n/.git/x"),
+    ("create_dir_all", "c", "{T}/a/secrets/n"),
+    ("create_dir_all", "j", "{T}/a/sub/deep/n"),
+    ("create_dir_all", "A", "{T}/a/sub/n/m"),
+    ("remove_file", "a", "{T}/a/.env"),
+    ("remove_file", "B", "{T}/a/x.txt"),
+    ("write_atomic", "A", "{T}/a/sub/y.txt"),
+    ("copy_to", "b", "{T}/a/c.pem"),
+    ("copy_from", "a", "{T}/a/.env"),
+    ("metadata", "a", "{T}/a/.env"),
+    ("resolve", "c", "{T}/a/secrets/s.txt"),
+    ("remove_dir", "c", "{T}/a/secrets"),
+];
+
 /// Writes the seed corpora (run on demand, see the module docs).
 #[test]
 #[ignore = "writes fuzz/corpus; run on demand"]
@@ -174,6 +216,7 @@ fn write_seeds() {
             op,
             roots,
             input: input.clone(),
+            parts: String::new(),
         };
         if !input.contains('\n') {
             write("resolve", format!("corpus-{i:03}"), case.to_bytes());
@@ -183,6 +226,14 @@ fn write_seeds() {
                 write("resolve", format!("corpus-{i:03}-{op}"), case.to_bytes());
             }
         }
+    }
+    // resolve with patterns: each way around a string match.
+    for (i, (op, letters, input)) in PARTS_SEEDS.iter().enumerate() {
+        let text = format!(
+            "{op}\nparts:{letters}\n{}\n{input}",
+            check::FIXED_ROOTS.join("\n")
+        );
+        write("resolve", format!("parts-{i:02}"), text.into_bytes());
     }
     // plan: hand-written corners and generated plans.
     let corners = [

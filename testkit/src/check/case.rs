@@ -5,12 +5,50 @@
 //! [`Operation`], the last line is the input, the lines between are roots
 //! (at most [`MAX_ROOTS`]; none means [`FIXED_ROOTS`]). `{T}` stands for
 //! the fixture directory everywhere. An input cannot contain a newline
-//! (the `parse` target covers those).
+//! (the `parse` target covers those). A second line `parts:` followed by
+//! letters gives the set's own patterns: each lowercase letter names a
+//! hide pattern of [`HIDE_ALPHABET`], each uppercase one a read-only
+//! pattern of [`READ_ONLY_ALPHABET`] (other characters are ignored; at
+//! most [`MAX_PATTERNS`]).
 
 use crate::corpus::SetupOp;
 use crate::fixture::Fixture;
+use crate::model::parts::Parts;
 
-use super::{Operation, Outcome, resolution};
+use super::{Operation, Outcome, resolution_with};
+
+/// The hide patterns a case can name (`a`, `b`, …): names of the fixed
+/// tree, directory patterns with and without `/`, anchored and not, a
+/// negation.
+pub const HIDE_ALPHABET: [&str; 12] = [
+    ".env",
+    "*.pem",
+    "/secrets/",
+    "!keep.pem",
+    "**/.git/",
+    "sub",
+    "deep/",
+    "x.txt",
+    "!x.txt",
+    "/sub/deep",
+    "l*",
+    "y.txt",
+];
+
+/// The read-only patterns a case can name (`A`, `B`, …).
+pub const READ_ONLY_ALPHABET: [&str; 8] = [
+    "sub/",
+    "*.txt",
+    "/x.txt",
+    "deep",
+    "!x.txt",
+    "/secrets/",
+    "**/.git/",
+    "new.txt",
+];
+
+/// At most this many patterns per case.
+pub const MAX_PATTERNS: usize = 6;
 
 /// At most this many roots per case.
 pub const MAX_ROOTS: usize = 4;
@@ -27,6 +65,8 @@ pub struct ResolveCase {
     pub roots: Vec<String>,
     /// The input, with `{T}`.
     pub input: String,
+    /// The pattern letters (see the module docs), `""` for none.
+    pub parts: String,
 }
 
 impl ResolveCase {
@@ -36,6 +76,13 @@ impl ResolveCase {
         let text = std::str::from_utf8(bytes).ok()?;
         let mut lines: Vec<&str> = text.split('\n').collect();
         let op = Operation::from_name(lines.first()?)?;
+        let parts = match lines.get(1).and_then(|l| l.strip_prefix("parts:")) {
+            Some(letters) if lines.len() >= 3 => {
+                lines.remove(1);
+                letters
+            }
+            _ => "",
+        };
         let input = if lines.len() >= 2 { lines.pop()? } else { "" };
         let roots = &lines[1..];
         if roots.len() > MAX_ROOTS {
@@ -50,12 +97,32 @@ impl ResolveCase {
             op,
             roots,
             input: input.to_owned(),
+            parts: parts.to_owned(),
         })
+    }
+
+    /// The patterns the case's letters name.
+    pub fn patterns(&self) -> Parts {
+        let mut parts = Parts::default();
+        let letters = self.parts.bytes().filter(u8::is_ascii_alphabetic);
+        for letter in letters.take(MAX_PATTERNS) {
+            let (alphabet, into): (&[&str], _) = if letter.is_ascii_lowercase() {
+                (&HIDE_ALPHABET, &mut parts.hide)
+            } else {
+                (&READ_ONLY_ALPHABET, &mut parts.read_only)
+            };
+            let index = usize::from(letter.to_ascii_lowercase() - b'a') % alphabet.len();
+            into.push(alphabet[index].to_owned());
+        }
+        parts
     }
 
     /// Encodes the case (roots always written out).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut lines = vec![self.op.name().to_owned()];
+        if !self.parts.is_empty() {
+            lines.push(format!("parts:{}", self.parts));
+        }
         lines.extend(self.roots.iter().cloned());
         lines.push(self.input.clone());
         lines.join("\n").into_bytes()
@@ -65,10 +132,11 @@ impl ResolveCase {
     ///
     /// # Errors
     ///
-    /// As [`resolution`].
+    /// As [`resolution`](super::resolution).
     pub fn check(&self, fx: &Fixture) -> Result<Outcome, String> {
         let roots: Vec<String> = self.roots.iter().map(|r| fx.subst(r)).collect();
-        resolution(fx, &roots, &fx.subst(&self.input), self.op)
+        let parts = self.patterns();
+        resolution_with(fx, &roots, &parts, &fx.subst(&self.input), self.op)
     }
 }
 
@@ -78,10 +146,18 @@ impl ResolveCase {
 /// absolute inside, into the other root, outside, `..`, dangling inside and
 /// outside, looping, with a trailing slash, and the root alias `rl`.
 pub fn fixed_tree() -> Vec<SetupOp> {
-    let mut ops: Vec<SetupOp> = ["a/sub/deep", "a/empty", "b/sub", "o/sub", "a_evil"]
-        .into_iter()
-        .map(|path| SetupOp::Mkdir { path: path.into() })
-        .collect();
+    let mut ops: Vec<SetupOp> = [
+        "a/sub/deep",
+        "a/empty",
+        "b/sub/.git",
+        "o/sub",
+        "a_evil",
+        "a/secrets",
+        "a/.git",
+    ]
+    .into_iter()
+    .map(|path| SetupOp::Mkdir { path: path.into() })
+    .collect();
     let files = [
         "a/x.txt",
         "a/sub/y.txt",
@@ -100,6 +176,14 @@ pub fn fixed_tree() -> Vec<SetupOp> {
         "a/x%2Fy.txt",
         "a/what?.txt",
         "a/#t.txt",
+        "a/.env",
+        "a/key.pem",
+        "a/keep.pem",
+        "a/secrets/s.txt",
+        "a/secrets/keep.pem",
+        "a/.git/HEAD",
+        "b/.env",
+        "b/sub/.git/HEAD",
     ];
     ops.extend(files.into_iter().map(|path| SetupOp::File {
         path: path.into(),
@@ -122,6 +206,10 @@ pub fn fixed_tree() -> Vec<SetupOp> {
         ("b/l", "../a/sub"),
         ("o/l", "../a"),
         ("rl", "a"),
+        ("a/lenv", ".env"),
+        ("a/lsec", "secrets"),
+        ("a/sub/lgit", "../.git"),
+        ("b/lenv", "{T}/a/.env"),
     ];
     ops.extend(links.into_iter().map(|(path, target)| SetupOp::Symlink {
         path: path.into(),
@@ -149,5 +237,16 @@ mod tests {
         assert_eq!(default.roots, FIXED_ROOTS);
         assert!(ResolveCase::from_bytes(b"nope\n{T}/b").is_none());
         assert!(ResolveCase::from_bytes(b"open\n1\n2\n3\n4\n5\n{T}").is_none());
+        let parts =
+            ResolveCase::from_bytes(b"open\nparts:abC!\nfile://{T}/a\n{T}/a/x.txt").unwrap();
+        assert_eq!(parts.roots, ["file://{T}/a"]);
+        assert_eq!(parts.parts, "abC!");
+        let patterns = parts.patterns();
+        assert_eq!(patterns.hide, [".env", "*.pem"]);
+        assert_eq!(patterns.read_only, ["/x.txt"]);
+        assert_eq!(ResolveCase::from_bytes(&parts.to_bytes()), Some(parts));
+        // A lone `parts:` line is the input.
+        let lone = ResolveCase::from_bytes(b"open\nparts:a").unwrap();
+        assert_eq!((lone.input.as_str(), lone.parts.as_str()), ("parts:a", ""));
     }
 }

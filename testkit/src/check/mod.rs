@@ -20,10 +20,13 @@ mod resolution;
 
 use std::fmt;
 
-pub use case::{FIXED_ROOTS, MAX_ROOTS, ResolveCase, fixed_tree};
+pub use case::{
+    FIXED_ROOTS, HIDE_ALPHABET, MAX_PATTERNS, MAX_ROOTS, READ_ONLY_ALPHABET, ResolveCase,
+    fixed_tree,
+};
 pub use parse::{ParseOutcome, parse};
 pub use plan::{PlanOutcome, plan};
-pub use resolution::{Outcome, resolution};
+pub use resolution::{Outcome, resolution, resolution_with};
 
 /// A library operation that [`resolution`] checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -7,13 +7,14 @@ use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use mcp_roots::{Error, RootSet, ScopedPath, WalkLimits};
+use mcp_roots::{Error, Patterns, RootSet, ScopedPath, WalkLimits};
 
 use super::Operation;
 use crate::corpus::Op;
 use crate::fixture::{Fixture, TreeSnapshot};
+use crate::model::parts::Parts;
 use crate::model::walk::Step;
-use crate::model::{self, Root, Verdict, judge};
+use crate::model::{self, Root, Verdict, judge_with};
 
 /// What [`resolution`] found for one input and operation.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -32,7 +33,7 @@ pub struct Outcome {
 }
 
 /// Runs `op` on `input` through a `RootSet` of `roots` in the tree of `fx`
-/// and compares the outcome with [`judge`]. Roots and input must have `{T}`
+/// and compares the outcome with [`judge`](crate::judge). Roots and input must have `{T}`
 /// substituted already.
 ///
 /// Checked for every operation: nothing outside the roots changes, a
@@ -60,7 +61,39 @@ pub fn resolution(
     input: &str,
     op: Operation,
 ) -> Result<Outcome, String> {
-    let set = RootSet::from_uris(roots.to_vec());
+    resolution_with(fx, roots, &Parts::default(), input, op)
+}
+
+/// [`resolution`] on a set whose own hide and read-only patterns are
+/// `parts`, judged by [`judge_with`](crate::judge_with): besides the rules
+/// above, an input whose path as given is hidden is refused by every
+/// operation, a destructive operation on an object every root it lies in
+/// hides or keeps read-only is refused, and a listing leaves out exactly
+/// the hidden entries.
+///
+/// # Errors
+///
+/// As [`resolution`]; a pattern of `parts` that does not parse is one.
+pub fn resolution_with(
+    fx: &Fixture,
+    roots: &[String],
+    parts: &Parts,
+    input: &str,
+    op: Operation,
+) -> Result<Outcome, String> {
+    let set = if parts.is_empty() {
+        RootSet::from_uris(roots.to_vec())
+    } else {
+        let parse = |p: &[String]| Patterns::parse(p).map_err(|e| e.to_string());
+        let mut builder = RootSet::builder();
+        for root in roots {
+            builder = builder.root(root);
+        }
+        builder
+            .hide(parse(&parts.hide)?)
+            .read_only(parse(&parts.read_only)?)
+            .build()
+    };
     let t = fx.t_resolved();
     if set
         .roots()
@@ -82,6 +115,7 @@ pub fn resolution(
         fx,
         set: &set,
         roots,
+        parts,
         model_roots,
         input,
         op,
@@ -159,6 +193,7 @@ struct Run<'a> {
     fx: &'a Fixture,
     set: &'a RootSet,
     roots: &'a [String],
+    parts: &'a Parts,
     model_roots: Vec<PathBuf>,
     input: &'a str,
     op: Operation,
@@ -180,7 +215,7 @@ enum Seen {
 
 impl Run<'_> {
     fn judge(&self, op: Op) -> Verdict {
-        judge(self.roots, self.input, op)
+        judge_with(self.roots, self.parts, self.input, op)
     }
 
     /// What a library that follows links and `..` across roots must reach
@@ -192,7 +227,7 @@ impl Run<'_> {
             Operation::CreateNew | Operation::CreateDir => Op::WriteNew,
             _ => return None,
         };
-        model::must_allow_across(self.roots, self.input, op)
+        model::must_allow_across_with(self.roots, self.parts, self.input, op)
     }
 
     fn dispatch(&self) -> Result<Outcome, String> {
@@ -311,7 +346,7 @@ impl Run<'_> {
                 err.reason()
             )),
             (Verdict::Allow { target, .. }, Ok(seen)) => {
-                touched(target, &seen)
+                self.touched(target, &seen)
                     .map_err(|why| format!("{op} {input:?} allowed, but {why}"))?;
                 Ok(Outcome {
                     judged: true,
@@ -338,6 +373,48 @@ impl Run<'_> {
             Verdict::Deny { why } if before_disk(&why) => Some(why),
             _ => None,
         }
+    }
+
+    /// Refusals of a change the patterns decide: the object the input
+    /// reaches (a file, a directory, or the new name) lies, beneath every
+    /// root holding it, in a part hidden or kept read-only.
+    fn must_refuse_change(&self) -> Option<String> {
+        if self.parts.is_empty() {
+            return None;
+        }
+        [Op::Read, Op::List, Op::WriteNew]
+            .into_iter()
+            .find_map(|op| match self.judge(op) {
+                Verdict::Deny { why }
+                    if matches!(why.split(':').next(), Some("hidden" | "read_only")) =>
+                {
+                    Some(why)
+                }
+                Verdict::Allow { target, .. } => {
+                    model::change_refused(self.roots, self.parts, &target)
+                }
+                Verdict::Deny { .. } => None,
+            })
+    }
+
+    /// [`touched`], with the hidden entries of a listing left out.
+    fn touched(&self, target: &Path, seen: &Seen) -> Result<(), String> {
+        let Seen::Names(names) = seen else {
+            return touched(target, seen);
+        };
+        if self.parts.is_empty() {
+            return touched(target, seen);
+        }
+        for entry in fs::read_dir(target).map_err(|e| format!("{target:?}: {e}"))? {
+            let name = entry.map_err(|e| e.to_string())?.file_name();
+            let listed = names.contains(name.as_encoded_bytes());
+            match model::entry_hidden(self.roots, self.parts, target, &name) {
+                Some(true) if listed => return Err(format!("it listed the hidden {name:?}")),
+                Some(false) if !listed => return Err(format!("it left out {name:?}")),
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     /// Metadata follows links and takes files and directories alike: the
@@ -483,7 +560,7 @@ impl Run<'_> {
             }
         }
         // Judged before the operation changes the disk.
-        let must_refuse = self.must_refuse();
+        let must_refuse = self.must_refuse().or_else(|| self.must_refuse_change());
         let allowed = run().is_ok();
         if allowed && let Some(why) = must_refuse {
             return Err(format!(
@@ -500,6 +577,7 @@ fn before_disk(why: &str) -> bool {
         .iter()
         .any(|r| why.starts_with(r))
         || why.starts_with("outside_roots: no root is a component prefix")
+        || (why.starts_with("hidden:") && why.ends_with("is hidden as given"))
 }
 
 fn identity(meta: &fs::Metadata) -> Seen {

@@ -21,6 +21,7 @@ use proptest::sample::select;
 use crate::corpus::{Case, Expect, Op, SetupOp};
 use crate::fixture::Fixture;
 use crate::model::Verdict;
+use crate::model::parts::Parts;
 
 mod tables;
 
@@ -132,6 +133,47 @@ fn build_setup(
     ops
 }
 
+/// The setup's files and links that patterns are about (see
+/// [`scene`]): added when the tree has the usual roots.
+fn part_setup(ops: &mut Vec<SetupOp>) {
+    let has = |dir: &str| {
+        ops.iter()
+            .any(|op| matches!(op, SetupOp::Mkdir { path } if path == dir))
+    };
+    let (a, b, sub) = (has("a"), has("b"), has("a/sub"));
+    let fits = |path: &str| {
+        (path.starts_with("a/") && a && (!path.starts_with("a/sub/") || sub))
+            || (path.starts_with("b/") && b && (!path.starts_with("b/sub/") || has("b/sub")))
+    };
+    let mut added = Vec::new();
+    for path in PART_FILES.iter().filter(|p| fits(p)) {
+        let path = path.to_string();
+        added.push(SetupOp::File {
+            path,
+            content: None,
+        });
+    }
+    for (path, target) in PART_LINKS.iter().filter(|(p, _)| fits(p)) {
+        let (path, target) = (path.to_string(), target.to_string());
+        added.push(SetupOp::Symlink { path, target });
+    }
+    ops.extend(added);
+}
+
+/// Random hide and read-only patterns: none in a third of the scenes,
+/// else a few drawn from a small alphabet that names the tree's entries.
+pub fn parts() -> impl Strategy<Value = Parts> {
+    let some = (
+        vec(select(HIDE_PATTERNS), 0..=3),
+        vec(select(READ_ONLY_PATTERNS), 0..=2),
+    )
+        .prop_map(|(hide, read_only)| Parts {
+            hide: hide.into_iter().map(str::to_owned).collect(),
+            read_only: read_only.into_iter().map(str::to_owned).collect(),
+        });
+    prop_oneof![1 => Just(Parts::default()), 2 => some]
+}
+
 /// A root as (scheme, directory below `{T}`, suffix).
 type RootSpec = (&'static str, &'static str, &'static str);
 
@@ -182,11 +224,20 @@ pub fn input(op: Op, root_dirs: Vec<&'static str>) -> impl Strategy<Value = Stri
     ];
     let base = prop_oneof![5 => select(root_dirs), 1 => select(BASES)];
     let [plain, linked, dotdot, odd] = paths;
+    let parts = match op {
+        Op::Read => PART_PATHS,
+        Op::List | Op::WriteNew => PART_DIRS,
+    };
+    let part = select(parts).prop_map(move |path| match op {
+        Op::WriteNew => format!("{path}/new.txt"),
+        _ => path.to_owned(),
+    });
     let template = prop_oneof![
-        4 => select(plain),
-        3 => select(linked),
-        1 => select(dotdot),
-        1 => select(odd),
+        4 => select(plain).prop_map(str::to_owned),
+        3 => select(linked).prop_map(str::to_owned),
+        1 => select(dotdot).prop_map(str::to_owned),
+        1 => select(odd).prop_map(str::to_owned),
+        2 => part,
     ];
     let path = (base, template).prop_map(|(base, path)| path.replacen('@', base, 1));
     (form, path, mutations, select(QUERIES)).prop_map(
@@ -279,24 +330,29 @@ pub struct Scene {
     pub roots: Vec<String>,
     /// Operations and inputs (with `{T}`), applied in order.
     pub probes: Vec<(Op, String)>,
+    /// The set's own hide and read-only patterns (relative to each root).
+    pub parts: Parts,
 }
 
-/// Random scenes with `probes` inputs each.
+/// Random scenes with `probes` inputs each, with the files and links the
+/// patterns are about and, in most scenes, a few patterns.
 pub fn scene(probes: usize) -> impl Strategy<Value = Scene> {
-    (setup(), root_specs())
-        .prop_flat_map(move |(setup, specs)| {
+    (setup(), root_specs(), parts())
+        .prop_flat_map(move |(mut setup, specs, parts)| {
+            part_setup(&mut setup);
             let mut dirs: Vec<_> = specs.iter().map(|spec| spec.1).collect();
             dirs.retain(|dir| !matches!(*dir, "missing" | "a/x.txt"));
             if dirs.is_empty() {
                 dirs.push("a");
             }
             let probe = select(OPS).prop_flat_map(move |op| (Just(op), input(op, dirs.clone())));
-            (Just(setup), Just(specs), vec(probe, probes))
+            (Just(setup), Just(specs), vec(probe, probes), Just(parts))
         })
-        .prop_map(|(setup, specs, probes)| Scene {
+        .prop_map(|(setup, specs, probes, parts)| Scene {
             setup,
             roots: specs.iter().map(root_uri).collect(),
             probes,
+            parts,
         })
 }
 

@@ -126,7 +126,7 @@ pub(super) const INSERTS: &[&str] = &[
 pub(super) const ODD_LASTS: &[&str] = &[
     "%78.txt", "x.txt%00", "b%5Cc.txt", "100%25.txt", "x%2Fy.txt", "%2e%2e", "..", ".",
     "caf%C3%A9.txt", "caf%c3%a9.txt", "%ed%a0%80", "%c0%ae%c0%ae", "x\\..\\y", "x.txt%",
-    "what%3F.txt", "%23t.txt", "new%2Etxt", "%252e%252e",
+    "what%3F.txt", "%23t.txt", "new%2Etxt", "%252e%252e", "%2Eenv", ".%65nv", "%2Egit",
 ];
 
 /// Prefixes before `{T}`: a raw path or URI spellings.
@@ -160,4 +160,48 @@ pub(super) const OPS: &[Op] = &[
     Op::List,
     Op::WriteNew,
     Op::WriteNew,
+];
+
+/// Files a set's patterns are about: names a hide or read-only pattern of
+/// [`HIDE_PATTERNS`] or [`READ_ONLY_PATTERNS`] matches, in both usual roots.
+#[rustfmt::skip]
+pub(super) const PART_FILES: &[&str] = &[
+    "a/.env", "a/key.pem", "a/keep.pem", "a/secrets/s.txt", "a/secrets/keep.pem",
+    "a/.git/HEAD", "a/sub/.env", "a/sub/secrets/s.txt", "b/.env", "b/secrets/s.txt",
+    "b/sub/key.pem",
+];
+
+/// Links into those parts: inside, by `..`, and across roots.
+#[rustfmt::skip]
+pub(super) const PART_LINKS: &[(&str, &str)] = &[
+    ("a/lenv", ".env"), ("a/lsec", "secrets"), ("a/sub/lgit", "../.git"),
+    ("a/lbsec", "../b/secrets"), ("a/lgitup", ".git/.."),
+];
+
+/// Paths into those parts, `@` standing for a base directory.
+#[rustfmt::skip]
+pub(super) const PART_PATHS: &[&str] = &[
+    "@/.env", "@/key.pem", "@/keep.pem", "@/secrets/s.txt", "@/secrets/keep.pem", "@/.git/HEAD",
+    "@/sub/.env", "@/lenv", "@/lsec/s.txt", "@/lsec/keep.pem", "@/sub/lgit/HEAD",
+    "@/lbsec/s.txt", "@/secrets/../x.txt", "@/.git/../x.txt", "@/lgitup/x.txt",
+    "@/sub/secrets/s.txt", "@/sub/key.pem", "@/../b/secrets/s.txt",
+];
+
+/// Directories to list or create in among those parts.
+#[rustfmt::skip]
+pub(super) const PART_DIRS: &[&str] = &[
+    "@/secrets", "@/.git", "@/lsec", "@/sub/lgit", "@/lbsec", "@/lgitup", "@/sub/secrets",
+];
+
+/// Hide patterns the generator draws from.
+#[rustfmt::skip]
+pub(super) const HIDE_PATTERNS: &[&str] = &[
+    ".env", "*.pem", "/secrets/", "!keep.pem", "**/.git/", "secrets", "sub/", "/sub/deep",
+    "x.txt", "!x.txt", "l1", "new.txt", "/.git",
+];
+
+/// Read-only patterns the generator draws from.
+#[rustfmt::skip]
+pub(super) const READ_ONLY_PATTERNS: &[&str] = &[
+    "sub/", "*.txt", "/secrets/", "new.txt", "!new.txt", "deep", "/x.txt", "**/.git/",
 ];

@@ -15,15 +15,22 @@
 //!    the operation that lies inside some root; the verdict is strict (a
 //!    library must allow it) iff the beneath walk lands on the same object
 //!    and the input needed no leniency.
+//! 5. With hide and read-only patterns ([`judge_with`], [`parts`]): the
+//!    input's path as given is judged first (hidden is refused, every
+//!    component counted before a `..` goes back), then the object reached,
+//!    beneath the root it lies in; hidden wins over read-only, which
+//!    refuses a create.
 
 pub mod across;
 pub mod input;
+pub mod parts;
 pub mod walk;
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use crate::corpus::Op;
+use parts::{Part, Parts};
 use walk::{Kind, Landing, Mode, Step};
 
 /// The model's answer for one input and operation.
@@ -129,6 +136,17 @@ impl Root {
 /// Roots and input must already have `{T}` substituted; roots that are
 /// malformed or not existing directories grant nothing.
 pub fn judge(roots: &[String], untrusted: &str, op: Op) -> Verdict {
+    judge_with(roots, &Parts::default(), untrusted, op)
+}
+
+/// [`judge`] for a set whose roots share only what `parts` leaves
+/// (patterns relative to each root, see [`parts`]): the input's path is
+/// judged as given (every component before a `..` is resolved: hidden is
+/// refused, read-only may refuse a create), then the object reached,
+/// beneath the root it lies in (after links, `..` and a landing in
+/// another root). When nested roots disagree on that object, the library
+/// may refuse.
+pub fn judge_with(roots: &[String], parts: &Parts, untrusted: &str, op: Op) -> Verdict {
     let deny = |why: String| Verdict::Deny { why };
     let parsed = match input::parse(untrusted) {
         Ok(parsed) => parsed,
@@ -141,6 +159,10 @@ pub fn judge(roots: &[String], untrusted: &str, op: Op) -> Verdict {
     let Some((root, rest)) = choose(&roots, &parsed.steps) else {
         return deny("outside_roots: no root is a component prefix of the input".into());
     };
+    let lexical = judge_lexically(parts, rest, op);
+    if let Judged::Deny(why) = lexical {
+        return deny(why);
+    }
     let target = match land(&root.resolved, rest, op, Mode::Physical) {
         Ok(target) => target,
         Err(why) => return deny(why),
@@ -151,9 +173,125 @@ pub fn judge(roots: &[String], untrusted: &str, op: Op) -> Verdict {
             "outside_roots: lands on {shown}, outside every root"
         ));
     }
+    let physical = judge_object(parts, &roots, &target, op);
+    if let Judged::Deny(why) = physical {
+        return deny(why);
+    }
     let beneath = land(&root.resolved, rest, op, Mode::Beneath);
-    let strict = beneath.as_ref() == Ok(&target) && parsed.lenient.is_none();
+    let strict = beneath.as_ref() == Ok(&target)
+        && parsed.lenient.is_none()
+        && lexical == Judged::Clear
+        && physical == Judged::Clear;
     Verdict::Allow { target, strict }
+}
+
+/// What the patterns say of an input or an object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Judged {
+    /// Nothing refuses it.
+    Clear,
+    /// A library may refuse it.
+    Maybe,
+    /// Every library must refuse it: `reason: detail`.
+    Deny(String),
+}
+
+fn refuses(part: Part, op: Op) -> bool {
+    part == Part::Hidden || (part == Part::ReadOnly && op == Op::WriteNew)
+}
+
+fn reason(part: Part) -> &'static str {
+    match part {
+        Part::Hidden => "hidden",
+        _ => "read_only",
+    }
+}
+
+/// The input's path below its root as given, every component counted
+/// before a `..` goes back: a hidden prefix is refused, a read-only one
+/// may refuse a create. A `..` above the root ends the judgement (such an
+/// input is never a strict allow).
+fn judge_lexically(parts: &Parts, rest: &[Step], op: Op) -> Judged {
+    if parts.is_empty() {
+        return Judged::Clear;
+    }
+    let mut names: Vec<String> = Vec::new();
+    let mut judged = Judged::Clear;
+    for step in rest {
+        match step {
+            Step::Dot => {}
+            Step::DotDot => {
+                if names.pop().is_none() {
+                    break;
+                }
+            }
+            Step::Name(name) => {
+                names.push(name.to_string_lossy().into_owned());
+                let part = parts.judge(&names);
+                if part == Part::Hidden {
+                    let path = names.join("/");
+                    return Judged::Deny(format!("hidden: {path} is hidden as given"));
+                }
+                if refuses(part, op) {
+                    judged = Judged::Maybe;
+                }
+            }
+        }
+    }
+    judged
+}
+
+/// What the patterns say of `target`, judged beneath each root it lies
+/// in: refused when every such root refuses it, may be refused when some
+/// do.
+fn judge_object(parts: &Parts, roots: &[Root], target: &Path, op: Op) -> Judged {
+    if parts.is_empty() {
+        return Judged::Clear;
+    }
+    let verdicts: Vec<Part> = roots
+        .iter()
+        .filter_map(|root| {
+            let rel = target.strip_prefix(&root.resolved).ok()?;
+            let names: Vec<String> = rel
+                .iter()
+                .map(|n| n.to_string_lossy().into_owned())
+                .collect();
+            Some(parts.judge(&names))
+        })
+        .collect();
+    let refused = verdicts.iter().filter(|p| refuses(**p, op)).count();
+    if refused == 0 {
+        Judged::Clear
+    } else if refused == verdicts.len() {
+        let part = verdicts.iter().max().copied().unwrap_or(Part::Hidden);
+        let shown = target.display();
+        Judged::Deny(format!("{}: {shown} matches a pattern", reason(part)))
+    } else {
+        Judged::Maybe
+    }
+}
+
+/// Whether the entry `name` of the directory `dir` (an absolute physical
+/// path inside the roots) is hidden: `Some(true)` beneath every root it
+/// lies in, `Some(false)` beneath none, `None` when nested roots disagree.
+pub fn entry_hidden(roots: &[String], parts: &Parts, dir: &Path, name: &OsStr) -> Option<bool> {
+    let roots: Vec<Root> = roots.iter().filter_map(|r| Root::new(r).ok()).collect();
+    match judge_object(parts, &roots, &dir.join(name), Op::Read) {
+        Judged::Clear => Some(false),
+        Judged::Deny(_) => Some(true),
+        Judged::Maybe => None,
+    }
+}
+
+/// Why a change to the object at `path` (an absolute physical path inside
+/// the roots) must be refused: `Some("hidden: …")` or `Some("read_only: …")`
+/// when every root holding it hides it or keeps it read-only.
+pub fn change_refused(roots: &[String], parts: &Parts, path: &Path) -> Option<String> {
+    let roots: Vec<Root> = roots.iter().filter_map(|r| Root::new(r).ok()).collect();
+    match judge_object(parts, &roots, path, Op::WriteNew) {
+        Judged::Deny(why) => Some(why),
+        Judged::Clear | Judged::Maybe => None,
+    }
 }
 
 /// The target a library that follows links and `..` across roots must
@@ -161,12 +299,26 @@ pub fn judge(roots: &[String], untrusted: &str, op: Op) -> Verdict {
 /// library may refuse it too. Where it is `Some`, it is the target of
 /// [`judge`]'s allow.
 pub fn must_allow_across(roots: &[String], untrusted: &str, op: Op) -> Option<PathBuf> {
+    must_allow_across_with(roots, &Parts::default(), untrusted, op)
+}
+
+/// [`must_allow_across`] for a set sharing only what `parts` leaves:
+/// `None` where the patterns may refuse the input or its target.
+pub fn must_allow_across_with(
+    roots: &[String],
+    parts: &Parts,
+    untrusted: &str,
+    op: Op,
+) -> Option<PathBuf> {
     let parsed = input::parse(untrusted).ok()?;
     if parsed.lenient.is_some() {
         return None;
     }
     let roots: Vec<Root> = roots.iter().filter_map(|r| Root::new(r).ok()).collect();
     let (root, rest) = choose(&roots, &parsed.steps)?;
+    if judge_lexically(parts, rest, op) != Judged::Clear {
+        return None;
+    }
     let paths: Vec<across::RootPaths> = roots
         .iter()
         .map(|r| across::RootPaths {
@@ -182,8 +334,8 @@ pub fn must_allow_across(roots: &[String], untrusted: &str, op: Op) -> Option<Pa
         return None;
     }
     let landing = across::walk_across(&root.resolved, rest, &paths, follow_last).ok()?;
-    match (op, landing) {
-        (Op::WriteNew, Landing::Missing { parent, name }) => Some(parent.join(name)),
+    let target = match (op, landing) {
+        (Op::WriteNew, Landing::Missing { parent, name }) => parent.join(name),
         (
             Op::Read,
             Landing::Found {
@@ -197,9 +349,10 @@ pub fn must_allow_across(roots: &[String], untrusted: &str, op: Op) -> Option<Pa
                 path,
                 kind: Kind::Dir,
             },
-        ) => Some(path),
-        _ => None,
-    }
+        ) => path,
+        _ => return None,
+    };
+    (judge_object(parts, &roots, &target, op) == Judged::Clear).then_some(target)
 }
 
 /// The outermost root matching the input's leading names, and the steps
