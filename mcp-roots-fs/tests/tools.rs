@@ -251,8 +251,11 @@ async fn removing_a_root_revokes_a_read_in_progress() {
     let tree = Tree::new();
     let many = tree.base.join("root/many");
     std::fs::create_dir_all(&many).unwrap();
-    let chunk = "x".repeat(16 * 1024);
-    let paths: Vec<String> = (0..2000)
+    // 4,000 files of 1,000 bytes: the call takes hundreds of milliseconds
+    // of opens, and its answer stays below the server's 4 MiB cap (and a
+    // client's line limit) however many are read before the removal.
+    let chunk = "x".repeat(1000);
+    let paths: Vec<String> = (0..4000)
         .map(|i| {
             let path = many.join(format!("f{i:04}.txt"));
             std::fs::write(&path, &chunk).unwrap();
@@ -285,7 +288,7 @@ async fn removing_a_root_revokes_a_read_in_progress() {
         .iter()
         .take_while(|p| !p.contains(": Error - "))
         .count();
-    // The removal landed while the call was reading (it reads 2,000 files,
+    // The removal landed while the call was reading (it reads 4,000 files,
     // hundreds of milliseconds of work), and once a file failed for it,
     // none after it was read.
     assert!(

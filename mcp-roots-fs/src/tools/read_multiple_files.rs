@@ -15,8 +15,12 @@ use crate::server::FsServer;
 use crate::tools::args::ReadMultipleFiles;
 use crate::tools::failed;
 
-/// The most text one call returns (the answer is held in memory whole).
-const MAX_TOTAL: u64 = 64 * 1024 * 1024;
+/// The most text one call returns. The answer is held in memory whole and
+/// carries the text twice (a text block and `structuredContent.content`),
+/// escaped as JSON on one line: clients refuse longer lines (rmcp's stdio
+/// transport stops at 16 MiB, dropping the whole answer), so 4 MiB of text
+/// keeps an ordinary answer well below that.
+const MAX_TOTAL: u64 = 4 * 1024 * 1024;
 
 pub(crate) async fn run(
     server: &FsServer,
