@@ -209,8 +209,11 @@ fn reason(part: Part) -> &'static str {
 
 /// The input's path below its root as given, every component counted
 /// before a `..` goes back: a hidden prefix is refused, a read-only one
-/// may refuse a create. A `..` above the root ends the judgement (such an
-/// input is never a strict allow).
+/// may refuse a create. A `..` above the root ends the judgement: what
+/// follows it names no part of this root as given, and a library may
+/// judge those names lexically all the same (a lexical check may refuse,
+/// never allow), so such an input may be refused and is never a strict
+/// allow.
 fn judge_lexically(parts: &Parts, rest: &[Step], op: Op) -> Judged {
     if parts.is_empty() {
         return Judged::Clear;
@@ -222,7 +225,7 @@ fn judge_lexically(parts: &Parts, rest: &[Step], op: Op) -> Judged {
             Step::Dot => {}
             Step::DotDot => {
                 if names.pop().is_none() {
-                    break;
+                    return Judged::Maybe;
                 }
             }
             Step::Name(name) => {
