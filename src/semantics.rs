@@ -396,6 +396,17 @@
 //!   is `read_only`. A copy out of it is allowed; a move out of it changes
 //!   it and is refused. Hidden wins over read-only; a read-only root stays
 //!   read-only whatever its patterns.
+//! - **What a rename carries along.** A rename moves everything beneath the
+//!   name it renames, so either end is also refused (`hidden`, else
+//!   `read_only`) when a path pattern can match something strictly beneath
+//!   it through that end's own components: renaming `config` under
+//!   `config/secret.json`, or moving a directory to `vault` under
+//!   `/vault/keys/`. This is judged on the patterns alone (the same answer
+//!   whatever is on disk) and over-approximates: a glob component other
+//!   than `**` counts as any name, and from a `{…}` or `[…]` component on
+//!   anything counts. Patterns that name one component at any depth
+//!   (`.env`, `**/.git/`) refuse nothing here: what they match still
+//!   matches after the move.
 //! - **Judged on the object, not the string.** The path matched is the
 //!   path beneath the root of what the operation reaches: after URI
 //!   decoding (`%2Eenv` is `.env`), symlinks, `..` and a walk across roots

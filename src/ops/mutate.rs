@@ -23,7 +23,7 @@ use crate::ops::open::{open_raw, refuse_dir_demand};
 use crate::ops::shared::{join, open_judged};
 use crate::options::Overwrite;
 use crate::options::hardening::Hardening;
-use crate::root::shared::{Intent, judge};
+use crate::root::shared::{Intent, judge, judge_move};
 use crate::root::writable::check_writes;
 use crate::root::{Selected, Writable};
 use crate::sys;
@@ -77,6 +77,9 @@ impl<'s> Leaf<'s> {
         if let Some(path) = &judged.path {
             let full = join(path, name);
             judge(opened.root, &full, Intent::Change, op, sel.input)?;
+            if op == Operation::Rename {
+                judge_move(opened.root, &full, op, sel.input)?;
+            }
         }
         Ok(Self {
             parent: Dir::from_std_file(opened.file),

@@ -8,6 +8,7 @@
 //! A root knows how to check that its path still names its
 //! directory; it does not know the operations (they live above, in `ops`).
 
+pub(crate) mod beneath;
 pub(crate) mod parts;
 pub(crate) mod pinned;
 mod scoped;

@@ -20,6 +20,7 @@ use globset::{Candidate, GlobSet, GlobSetBuilder};
 
 use crate::options::patterns::{Patterns, glob_builder};
 use crate::parse::lexical::fold;
+use crate::root::beneath::Reach;
 use crate::sys::Folding;
 
 /// What the policy says of a path beneath a root, with the pattern that
@@ -41,6 +42,7 @@ pub(crate) struct Rules {
     hide: Patterns,
     read_only: Patterns,
     compiled: [OnceLock<Arc<Compiled>>; 3],
+    reach: [OnceLock<Arc<Reach>>; 3],
 }
 
 impl Rules {
@@ -53,6 +55,7 @@ impl Rules {
             hide: hide.clone(),
             read_only: read_only.clone(),
             compiled: Default::default(),
+            reach: Default::default(),
         }))
     }
 
@@ -67,14 +70,24 @@ impl Rules {
     }
 
     fn compiled(&self, folding: Folding) -> Arc<Compiled> {
-        let slot = match folding {
-            Folding::Exact => 0,
-            Folding::Case => 1,
-            Folding::CaseAndNormalization => 2,
-        };
-        self.compiled[slot]
+        self.compiled[slot(folding)]
             .get_or_init(|| Arc::new(Compiled::compile(&self.hide, &self.read_only, folding)))
             .clone()
+    }
+
+    /// The path patterns as [`Reach`] compiles them, on first use (only a
+    /// rename asks).
+    fn reach(&self, folding: Folding) -> &Reach {
+        self.reach[slot(folding)]
+            .get_or_init(|| Arc::new(Reach::compile(&self.hide, &self.read_only, folding)))
+    }
+}
+
+fn slot(folding: Folding) -> usize {
+    match folding {
+        Folding::Exact => 0,
+        Folding::Case => 1,
+        Folding::CaseAndNormalization => 2,
     }
 }
 
@@ -495,6 +508,38 @@ impl Layer {
     }
 }
 
+impl Layer {
+    /// The hide (`true`) or read-only pattern that can match something
+    /// strictly beneath the path of `components` (below the root; `..`
+    /// goes back) through its own components ([`Reach`]).
+    fn beneath<'a>(
+        &self,
+        components: impl Iterator<Item = &'a str>,
+        folding: Folding,
+    ) -> Option<(bool, &str)> {
+        let mut path: Vec<std::borrow::Cow<'_, str>> = self
+            .prefix
+            .split('/')
+            .filter(|c| !c.is_empty())
+            .map(std::borrow::Cow::Borrowed)
+            .collect();
+        let base = path.len();
+        for component in components {
+            match component {
+                "" | "." => {}
+                ".." => {
+                    if path.len() > base {
+                        path.pop();
+                    }
+                }
+                _ => path.push(fold(component, folding)),
+            }
+        }
+        let names: Vec<&str> = path.iter().map(|c| &**c).collect();
+        self.rules.reach(folding).beneath(&names)
+    }
+}
+
 /// Every layer of rules that applies to one root.
 #[derive(Debug, Clone)]
 pub(crate) struct Parts {
@@ -515,6 +560,23 @@ impl Parts {
                 return Verdict::Hidden(pattern);
             }
             read_only = read_only.or(ro);
+        }
+        read_only.map_or(Verdict::Shared, Verdict::ReadOnly)
+    }
+
+    /// What a rename of `rel` (either end) would carry along: the hide
+    /// pattern, else the read-only one, that can match something strictly
+    /// beneath `rel` through `rel`'s own components (`config` for
+    /// `config/secret.json`), whatever is on disk. [`Verdict::Shared`]
+    /// when none can.
+    pub(crate) fn beneath(&self, rel: &str) -> Verdict<'_> {
+        let mut read_only = None;
+        for layer in &self.layers {
+            match layer.beneath(rel.split('/'), self.folding) {
+                Some((true, pattern)) => return Verdict::Hidden(pattern),
+                Some((false, pattern)) => read_only = read_only.or(Some(pattern)),
+                None => {}
+            }
         }
         read_only.map_or(Verdict::Shared, Verdict::ReadOnly)
     }

@@ -47,6 +47,29 @@ pub(crate) fn judge(
     }
 }
 
+/// Refuses a rename's end `rel` (below `root`) that would carry along
+/// something beneath it that a path pattern hides or keeps read-only
+/// (renaming `config` under `config/secret.json`): judged on the patterns
+/// alone, so the answer is the same whatever is on disk.
+///
+/// # Errors
+///
+/// `hidden` or `read_only`, naming the pattern.
+pub(crate) fn judge_move(root: &Root, rel: &str, op: Operation, input: &str) -> Result<(), Error> {
+    let Some(parts) = &root.parts else {
+        return Ok(());
+    };
+    match parts.beneath(rel) {
+        Verdict::Shared => Ok(()),
+        Verdict::Hidden(pattern) => Err(Error::new(ErrorKind::Hidden, op, input)
+            .with_detail("a move of this would carry a part of the folder the server's policy hides")
+            .with_pattern(pattern)),
+        Verdict::ReadOnly(pattern) => Err(read_only(op, input)
+            .with_detail("a move of this would carry a part of the folder the server's policy keeps read-only")
+            .with_pattern(pattern)),
+    }
+}
+
 /// The `hidden` refusal of `input` under `op`, by `pattern`: it says which
 /// pattern matched, never whether anything is there.
 pub(crate) fn hidden(op: Operation, input: &str, pattern: &str) -> Error {
