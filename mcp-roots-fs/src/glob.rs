@@ -42,6 +42,7 @@ impl Pattern {
         let kind = if body.is_empty() {
             Kind::Empty
         } else {
+            let body = &optimise(body);
             Kind::Glob(compile(&segment_stars(body)).unwrap_or_else(|| {
                 compile(&globset::escape(body)).expect("an escaped pattern compiles")
             }))
@@ -69,6 +70,37 @@ fn compile(pattern: &str) -> Option<GlobMatcher> {
         .build()
         .ok()
         .map(|g| g.compile_matcher())
+}
+
+/// What minimatch does to a pattern before matching (its default
+/// optimisation): empty segments inside it collapse (`deep//**` is
+/// `deep/**`; a trailing `/` stays, and matches no path without one), and
+/// a `..` after a segment that is not `**`, `.`, `..` or empty removes
+/// both (`a/../b` is `b`).
+fn optimise(pattern: &str) -> String {
+    let trailing = pattern.ends_with('/') && pattern.len() > 1;
+    let leading = pattern.starts_with('/');
+    let mut out: Vec<&str> = Vec::new();
+    for segment in pattern.split('/').filter(|s| !s.is_empty()) {
+        let folds = segment == ".."
+            && out
+                .last()
+                .is_some_and(|prev| !matches!(*prev, "**" | "." | ".."));
+        if folds {
+            out.pop();
+        } else {
+            out.push(segment);
+        }
+    }
+    let mut joined = String::with_capacity(pattern.len());
+    if leading {
+        joined.push('/');
+    }
+    joined.push_str(&out.join("/"));
+    if trailing && !out.is_empty() {
+        joined.push('/');
+    }
+    joined
 }
 
 /// `**` that is not a whole segment becomes `*`.
@@ -158,6 +190,15 @@ mod tests {
             ("a.md", "*.{md,txt}", true),
             ("a/b.rs", "a/?.rs", true),
             ("ab/c", "a?c", false),
+            // minimatch's optimisation: inner `//` collapse, `x/..` folds.
+            ("deep/x.txt", "**/deep//**", true),
+            ("deep", "**/deep//**", false),
+            ("deep/x", "deep//x", true),
+            ("a/b", "a//", false),
+            ("x/deep", "**/deep/", false),
+            ("b", "a/../b", true),
+            ("a/b", "a/./b", false),
+            ("a", "./a", false),
         ] {
             assert_eq!(
                 Pattern::new(pattern).is_match(path),
