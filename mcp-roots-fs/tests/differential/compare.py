@@ -213,6 +213,8 @@ def calls() -> list[Call]:
     add("read home", "read_text_file", lambda b: {"path": "~/.bashrc"})
     add("read missing", "read_text_file", lambda b: {"path": r(b, "missing.txt")})
     add("read a directory", "read_text_file", lambda b: {"path": r(b, "sub")})
+    add("read a file with a trailing slash", "read_text_file", lambda b: {"path": r(b, "a.txt") + "/"}, "trailing-slash")
+    add("read a file:// URI", "read_text_file", lambda b: {"path": "file://" + r(b, "a.txt")}, "file-uri")
     # read_media_file
     add("media png", "read_media_file", lambda b: {"path": r(b, "img.png")})
     add("media mp3", "read_media_file", lambda b: {"path": r(b, "sound.mp3")})
@@ -302,7 +304,7 @@ def calls() -> list[Call]:
 
 def check_listed(name: str, orig: dict[str, Any], ours: dict[str, Any]) -> tuple[bool, str]:
     """Whether the two replies differ exactly as the listed difference says."""
-    if orig.get("isError") != ours.get("isError") and name != "unknown-tool":
+    if orig.get("isError") != ours.get("isError") and name not in ("unknown-tool", "trailing-slash", "file-uri"):
         return False, f"{orig} vs {ours}"
     if name == "mime-table":
         # Ours names the type from a MIME table; the original says octet-stream.
@@ -320,6 +322,12 @@ def check_listed(name: str, orig: dict[str, Any], ours: dict[str, Any]) -> tuple
         rest_w = [l for l in w.split("\n")[:-3] if "link_out" not in l]
         ok = bool(wl) and wl[0].endswith(" 0 B") and ol and not ol[0].endswith(" 0 B") and sorted(same_rest) == sorted(rest_w)
         return ok, f"{ol[0].split()[-2:] if ol else None} vs {wl[0].split()[-2:] if wl else None}"
+    if name == "trailing-slash":
+        # The original drops the '/' and reads the file; ours demands a directory.
+        return orig.get("isError") is None and ours == {"isError": True}, "read vs not_a_directory"
+    if name == "file-uri":
+        # The original takes the URI as a relative path; ours reads the file.
+        return orig == {"isError": True} and ours.get("isError") is None and "alpha" in text(ours), "refused vs read"
     if name == "move-link":
         return orig == ours, "the same reply; the trees differ (checked beside)"
     if name == "unknown-tool":
