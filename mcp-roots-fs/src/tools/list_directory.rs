@@ -1,5 +1,6 @@
-//! `list_directory`: `[DIR] name` / `[FILE] name`, one a line, in the
-//! directory's own order (a symlink is a `[FILE]`, as in the original).
+//! `list_directory`: `[DIR] name` / `[FILE] name`, one a line, by name in
+//! byte order (the original's `readdir` is libuv's, which sorts names with
+//! `strcmp`; a symlink is a `[FILE]`, as in the original).
 //! Bounded by `--max-entries`; on the blocking pool; stops on cancellation.
 
 use mcp_roots::FileType;
@@ -21,7 +22,7 @@ pub(crate) async fn run(
     server
         .roots
         .serve_blocking(call, move |snap| {
-            let mut lines = Vec::new();
+            let mut lines: Vec<(Vec<u8>, String)> = Vec::new();
             let mut stopped = None;
             for entry in snap.read_dir(target(snap, &args.path).as_str())? {
                 if lines.len() == max {
@@ -40,12 +41,16 @@ pub(crate) async fn run(
                 } else {
                     "[FILE]"
                 };
-                lines.push(format!("{kind} {}", entry.name().to_string_lossy()));
+                let name = entry.name();
+                let line = format!("{kind} {}", name.to_string_lossy());
+                lines.push((name.as_encoded_bytes().to_vec(), line));
                 progress.report(lines.len() as u64, || {
                     format!("{} entries listed", lines.len())
                 });
             }
-            Ok(reply::text_stopped(lines.join("\n"), stopped))
+            lines.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            let text: Vec<String> = lines.into_iter().map(|(_, line)| line).collect();
+            Ok(reply::text_stopped(text.join("\n"), stopped))
         })
         .await
 }
