@@ -1,0 +1,99 @@
+//! A `redis-server` of the test's own, for the suites of `--state`, and
+//! the key files instances share.
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A `redis-server` of the test's own on a free loopback port, without
+/// persistence, stopped when dropped.
+#[derive(Debug)]
+pub(crate) struct Redis {
+    port: u16,
+    child: Child,
+    _dir: tempfile::TempDir,
+}
+
+impl Redis {
+    /// Starts one; `None` (the test is skipped, saying why) where there is
+    /// no `redis-server` binary, except in CI (`CI` set), which installs it:
+    /// there a missing binary fails the test.
+    pub(crate) fn start() -> Option<Self> {
+        let found = Command::new("redis-server")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .status()
+            .is_ok();
+        if !found {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "no redis-server binary (CI installs it)"
+            );
+            eprintln!("skipped: no redis-server binary (apt-get install redis-server)");
+            return None;
+        }
+        let port = free_port();
+        let dir = tempfile::tempdir().unwrap();
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Some(Self {
+            port,
+            child,
+            _dir: dir,
+        })
+    }
+
+    /// Its `redis://127.0.0.1:PORT`.
+    pub(crate) fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// The keys Redis holds now.
+    pub(crate) fn keys(&self) -> Vec<String> {
+        let out = Command::new("redis-cli")
+            .args(["-p", &self.port.to_string(), "--raw", "KEYS", "*"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|line| !line.is_empty())
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A loopback port nothing listens on now.
+pub(crate) fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port()
+}
+
+/// A key file `name` in `dir` that seals with 32 bytes of `byte`: its path.
+pub(crate) fn key_file(dir: &Path, name: &str, byte: u8) -> String {
+    let path = dir.join(name);
+    let hex = format!("{byte:02x}").repeat(32);
+    std::fs::write(&path, format!("seal = {hex}\n")).unwrap();
+    path.to_str().unwrap().to_owned()
+}

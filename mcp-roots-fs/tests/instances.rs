@@ -1,0 +1,560 @@
+//! Several `mcp-roots-fs --http` instances behind one load balancer on
+//! 2026-07-28: one Redis (`--state`), one key file (`--state-key-file`),
+//! and each round of one call sent to another instance, as a load balancer
+//! may. The rounds are driven by hand (`call_tool_once`, one 2026-07-28
+//! client per instance), so the test names the instance of every round and
+//! can replay a request state anywhere.
+//!
+//! The flow of a confirmed change (`--confirm`) by a client that declares
+//! roots and forms: round 1 asks for the roots only and carries no state;
+//! round 2, given the roots, asks the question (`q0`, with the roots again)
+//! and seals the call's progress in `requestState`; round 3 carries the
+//! roots, the answer and the state, which is consumed (recorded in Redis)
+//! before the change is made.
+//!
+//! Skipped, saying so, where there is no `redis-server` binary, except in
+//! CI, which installs it.
+
+#![cfg(unix)]
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use mcp_script::{Connection, ScriptedClient, accept, cancel, decline, modern_lifecycle, text_of};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ElicitResult, InputRequiredResult,
+    InputResponses, ProtocolVersion,
+};
+use serde_json::{Value, json};
+
+use common::redis::{Redis, key_file};
+use common::{HttpServer, NoServer};
+
+/// The longest one round may take before the test fails (never hangs).
+const ROUND_BOUND: Duration = Duration::from_secs(30);
+
+/// What the key-less instance logs at start (its states are its own).
+const OWN_KEY_WARNING: &str = "--state is shared but the key is this process's own";
+
+/// A directory of files to change, its key files and a Redis.
+struct Fleet {
+    _dir: tempfile::TempDir,
+    base: PathBuf,
+    redis: Redis,
+}
+
+impl Fleet {
+    fn new() -> Option<Self> {
+        let redis = Redis::start()?;
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(base.join("root/sub")).unwrap();
+        key_file(&base, "keys", 0xab);
+        key_file(&base, "other-keys", 0xcd);
+        Some(Self {
+            _dir: dir,
+            base,
+            redis,
+        })
+    }
+
+    fn at(&self, rel: &str) -> String {
+        self.base.join(rel).to_str().unwrap().to_owned()
+    }
+
+    fn read(&self, rel: &str) -> Option<String> {
+        std::fs::read_to_string(self.base.join(rel)).ok()
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        std::fs::write(self.base.join(rel), text).unwrap();
+    }
+
+    /// A roots answer sharing `rels`.
+    fn roots(&self, rels: &[&str]) -> Value {
+        let roots: Vec<Value> = rels
+            .iter()
+            .map(|rel| json!({ "uri": format!("file://{}", self.at(rel)) }))
+            .collect();
+        json!({ "roots": roots })
+    }
+
+    /// `--state` and `--state-key-file` as every instance of the fleet has them.
+    fn shared(&self) -> Vec<String> {
+        vec![
+            "--state".to_owned(),
+            self.redis.url(),
+            "--state-key-file".to_owned(),
+            self.at("keys"),
+        ]
+    }
+
+    /// An instance serving `root` with `--confirm` and `state` (its
+    /// `--state` and key options), and a 2026-07-28 client of its own that
+    /// declares roots and forms.
+    async fn instance(&self, state: &[String]) -> Instance {
+        let mut args = vec![
+            self.at("root"),
+            "--confirm".to_owned(),
+            "--http".to_owned(),
+            "127.0.0.1:0".to_owned(),
+        ];
+        args.extend_from_slice(state);
+        let server = HttpServer::start(&args);
+        let said = server.before.clone();
+        let script = ScriptedClient::new(true, true).speaking(ProtocolVersion::V_2026_07_28);
+        let conn = Connection::http(&server.url.clone(), script, modern_lifecycle())
+            .await
+            .expect("a 2026-07-28 client over HTTP")
+            .keeping(server);
+        Instance { conn, said }
+    }
+
+    async fn instances(&self, count: usize) -> Vec<Instance> {
+        let mut started = Vec::new();
+        for _ in 0..count {
+            started.push(self.instance(&self.shared()).await);
+        }
+        started
+    }
+}
+
+/// One server process and the client that speaks to it alone.
+#[derive(Debug)]
+struct Instance {
+    conn: Connection<NoServer>,
+    /// Its stderr before it listened.
+    said: Vec<String>,
+}
+
+impl Instance {
+    /// One round of `tool`: `inputs` (omitted when empty) and `state`.
+    async fn round(
+        &self,
+        tool: &'static str,
+        args: &Value,
+        inputs: &[(&str, Value)],
+        state: Option<&str>,
+    ) -> CallToolResponse {
+        let mut params =
+            CallToolRequestParams::new(tool).with_arguments(args.as_object().unwrap().clone());
+        if !inputs.is_empty() {
+            let inputs: InputResponses = inputs
+                .iter()
+                .map(|(key, value)| ((*key).to_owned(), value.clone()))
+                .collect();
+            params = params.with_input_responses(inputs);
+        }
+        if let Some(state) = state {
+            params = params.with_request_state(state);
+        }
+        tokio::time::timeout(ROUND_BOUND, self.conn.client.call_tool_once(params))
+            .await
+            .expect("the round answers in time")
+            .expect("a tools/call answer")
+    }
+}
+
+fn input_required(response: CallToolResponse) -> InputRequiredResult {
+    match response {
+        CallToolResponse::InputRequired(asked) => asked,
+        other => panic!("expected an input-required round: {other:?}"),
+    }
+}
+
+fn complete(response: CallToolResponse) -> CallToolResult {
+    match response {
+        CallToolResponse::Complete(result) => result,
+        other => panic!("expected a tool result: {other:?}"),
+    }
+}
+
+/// The keys of the input requests, sorted.
+fn asked_keys(asked: &InputRequiredResult) -> Vec<String> {
+    asked
+        .input_requests
+        .iter()
+        .flatten()
+        .map(|(key, _)| key.clone())
+        .collect()
+}
+
+fn reason(result: &CallToolResult) -> Option<&str> {
+    result.structured_content.as_ref()?["reason"].as_str()
+}
+
+fn answer(result: ElicitResult) -> Value {
+    serde_json::to_value(result).unwrap()
+}
+
+fn yes() -> Value {
+    answer(accept(json!({ "confirm": true })))
+}
+
+/// Rounds 1 and 2 of a confirmed change: the roots round on `first`
+/// (nothing sealed), the question on `second`. The state, and the question
+/// as sent.
+async fn up_to_the_question(
+    first: &Instance,
+    second: &Instance,
+    tool: &'static str,
+    args: &Value,
+    roots: &Value,
+) -> (String, Value) {
+    let asked = input_required(first.round(tool, args, &[], None).await);
+    assert_eq!(asked_keys(&asked), ["roots"], "{asked:?}");
+    assert_eq!(asked.request_state, None, "the roots round seals nothing");
+    let asked = input_required(
+        second
+            .round(tool, args, &[("roots", roots.clone())], None)
+            .await,
+    );
+    assert_eq!(asked_keys(&asked), ["q0", "roots"], "{asked:?}");
+    let question = serde_json::to_value(&asked.input_requests.as_ref().unwrap()["q0"]).unwrap();
+    let state = asked
+        .request_state
+        .expect("the question round seals its progress");
+    (state, question)
+}
+
+/// One confirmed change per destructive tool: its arguments, the files it
+/// touches (relative to the fleet), their contents before, and after an
+/// accepted change (`None`: gone).
+struct Change {
+    tool: &'static str,
+    args: Value,
+    before: Vec<(&'static str, &'static str)>,
+    after: Vec<(&'static str, Option<&'static str>)>,
+}
+
+fn changes(fleet: &Fleet) -> Vec<Change> {
+    vec![
+        Change {
+            tool: "write_file",
+            args: json!({ "path": fleet.at("root/w.txt"), "content": "new\n" }),
+            before: vec![("root/w.txt", "old\n")],
+            after: vec![("root/w.txt", Some("new\n"))],
+        },
+        Change {
+            tool: "move_file",
+            args: json!({
+                "source": fleet.at("root/m1.txt"),
+                "destination": fleet.at("root/sub/m2.txt"),
+            }),
+            before: vec![("root/m1.txt", "moved\n"), ("root/sub/m2.txt", "kept\n")],
+            after: vec![("root/m1.txt", None), ("root/sub/m2.txt", Some("moved\n"))],
+        },
+        Change {
+            tool: "edit_file",
+            args: json!({
+                "path": fleet.at("root/e.txt"),
+                "edits": [{ "oldText": "two", "newText": "2" }],
+            }),
+            before: vec![("root/e.txt", "one\ntwo\nthree\n")],
+            after: vec![("root/e.txt", Some("one\n2\nthree\n"))],
+        },
+    ]
+}
+
+impl Change {
+    fn reset(&self, fleet: &Fleet) {
+        for (rel, text) in &self.before {
+            fleet.write(rel, text);
+        }
+    }
+
+    fn assert_unchanged(&self, fleet: &Fleet, when: &str) {
+        for (rel, text) in &self.before {
+            assert_eq!(
+                fleet.read(rel).as_deref(),
+                Some(*text),
+                "{}: {when}",
+                self.tool
+            );
+        }
+    }
+
+    fn assert_changed(&self, fleet: &Fleet, when: &str) {
+        for (rel, text) in &self.after {
+            assert_eq!(fleet.read(rel).as_deref(), *text, "{}: {when}", self.tool);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_round_of_a_confirmed_change_on_another_instance() {
+    let Some(fleet) = Fleet::new() else {
+        return;
+    };
+    let instances = fleet.instances(3).await;
+    let roots = fleet.roots(&["root"]);
+    for (row, change) in changes(&fleet).into_iter().enumerate() {
+        change.reset(&fleet);
+        // Every instance plays every part over the rows.
+        let [a, b, c] = [row, row + 1, row + 2].map(|i| &instances[i % 3]);
+        let (state, question) = up_to_the_question(a, b, change.tool, &change.args, &roots).await;
+        assert_eq!(question["method"], "elicitation/create", "{question}");
+        change.assert_unchanged(&fleet, "asked, not yet answered");
+        let done = complete(
+            c.round(
+                change.tool,
+                &change.args,
+                &[("roots", roots.clone()), ("q0", yes())],
+                Some(&state),
+            )
+            .await,
+        );
+        assert_ne!(done.is_error, Some(true), "{}: {done:?}", change.tool);
+        change.assert_changed(&fleet, "confirmed on the third instance");
+    }
+    let keys = fleet.redis.keys();
+    assert!(
+        keys.len() >= 3 && keys.iter().all(|k| k.starts_with("mcp-roots-fs")),
+        "one consumed state each, in Redis: {keys:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_roots_round_on_one_instance_and_its_retry_on_another() {
+    let Some(fleet) = Fleet::new() else {
+        return;
+    };
+    fleet.write("root/a.txt", "alpha\n");
+    fleet.write("root/sub/b.md", "bee\n");
+    let [a, b] = <[Instance; 2]>::try_from(fleet.instances(2).await).unwrap();
+    let read = json!({ "path": fleet.at("root/a.txt") });
+    let first = input_required(a.round("read_text_file", &read, &[], None).await);
+    assert_eq!(asked_keys(&first), ["roots"]);
+    assert_eq!(first.request_state, None);
+    // The retry, with each answer, on the other instance.
+    for (inputs, expect_text, expect_reason) in [
+        (
+            vec![("roots", fleet.roots(&["root"]))],
+            Some("alpha\n"),
+            None,
+        ),
+        (
+            vec![("roots", fleet.roots(&["root/sub"]))],
+            None,
+            Some("outside_roots"),
+        ),
+        (vec![("roots", fleet.roots(&[]))], None, Some("no_roots")),
+        // A retry that answers something but not the roots shares nothing.
+        (vec![("q0", yes())], None, Some("no_roots")),
+    ] {
+        let result = complete(b.round("read_text_file", &read, &inputs, None).await);
+        assert_eq!(reason(&result), expect_reason, "{inputs:?}: {result:?}");
+        if let Some(text) = expect_text {
+            assert_eq!(text_of(&result), text, "{result:?}");
+        }
+    }
+    // A new file asks nothing: the roots round on one, the write on the other.
+    let write = json!({ "path": fleet.at("root/sub/n.txt"), "content": "fresh\n" });
+    let first = input_required(b.round("write_file", &write, &[], None).await);
+    assert_eq!(asked_keys(&first), ["roots"]);
+    assert_eq!(fleet.read("root/sub/n.txt"), None);
+    let roots = fleet.roots(&["root/sub"]);
+    let done = complete(
+        a.round("write_file", &write, &[("roots", roots)], None)
+            .await,
+    );
+    assert!(text_of(&done).starts_with("Successfully wrote"), "{done:?}");
+    assert_eq!(fleet.read("root/sub/n.txt").as_deref(), Some("fresh\n"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_state_consumed_on_one_instance_is_refused_on_every_other() {
+    let Some(fleet) = Fleet::new() else {
+        return;
+    };
+    let instances = fleet.instances(3).await;
+    // The same keys, but the default store: its own memory.
+    let alone = fleet
+        .instance(&["--state-key-file".to_owned(), fleet.at("keys")])
+        .await;
+    let roots = fleet.roots(&["root"]);
+    for change in changes(&fleet) {
+        change.reset(&fleet);
+        let (state, _) = up_to_the_question(
+            &instances[0],
+            &instances[1],
+            change.tool,
+            &change.args,
+            &roots,
+        )
+        .await;
+        let inputs = [("roots", roots.clone()), ("q0", yes())];
+        let done = complete(
+            instances[2]
+                .round(change.tool, &change.args, &inputs, Some(&state))
+                .await,
+        );
+        assert_ne!(done.is_error, Some(true), "{done:?}");
+        change.assert_changed(&fleet, "the first use");
+        // Put the files back: a second change would show.
+        change.reset(&fleet);
+        for (i, other) in instances.iter().enumerate() {
+            let again = complete(
+                other
+                    .round(change.tool, &change.args, &inputs, Some(&state))
+                    .await,
+            );
+            assert_eq!(
+                reason(&again),
+                Some("invalid_request_state"),
+                "{}: replayed on instance {i}: {again:?}",
+                change.tool
+            );
+            assert!(
+                text_of(&again).starts_with("The requestState was already used"),
+                "{again:?}"
+            );
+            change.assert_unchanged(&fleet, "a refused replay");
+        }
+        // The documented limit: an instance that does not share the record
+        // (same keys, its own memory) accepts the state once more.
+        let elsewhere = complete(
+            alone
+                .round(change.tool, &change.args, &inputs, Some(&state))
+                .await,
+        );
+        assert_ne!(elsewhere.is_error, Some(true), "{elsewhere:?}");
+        change.assert_changed(&fleet, "replayed where the record is not shared");
+        // And it remembers it from then on.
+        change.reset(&fleet);
+        let twice = complete(
+            alone
+                .round(change.tool, &change.args, &inputs, Some(&state))
+                .await,
+        );
+        assert_eq!(reason(&twice), Some("invalid_request_state"), "{twice:?}");
+        change.assert_unchanged(&fleet, "replayed twice on the lone instance");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_state_sealed_with_other_keys_is_refused() {
+    let Some(fleet) = Fleet::new() else {
+        return;
+    };
+    let shared = fleet.instance(&fleet.shared()).await;
+    let other_keys = fleet
+        .instance(&[
+            "--state".to_owned(),
+            fleet.redis.url(),
+            "--state-key-file".to_owned(),
+            fleet.at("other-keys"),
+        ])
+        .await;
+    // No key file: a random key of its own (it says so at start).
+    let own_key = fleet
+        .instance(&["--state".to_owned(), fleet.redis.url()])
+        .await;
+    assert!(
+        own_key.said.iter().any(|l| l.contains(OWN_KEY_WARNING)),
+        "{:?}",
+        own_key.said
+    );
+    assert!(!shared.said.iter().any(|l| l.contains(OWN_KEY_WARNING)));
+    let roots = fleet.roots(&["root"]);
+    let change = &changes(&fleet)[0];
+    let inputs = [("roots", roots.clone()), ("q0", yes())];
+    for (sealer, opener, which) in [
+        (&other_keys, &shared, "other key file -> shared keys"),
+        (&own_key, &shared, "own key -> shared keys"),
+        (&shared, &other_keys, "shared keys -> other key file"),
+        (&shared, &own_key, "shared keys -> own key"),
+    ] {
+        change.reset(&fleet);
+        let (state, _) =
+            up_to_the_question(sealer, sealer, change.tool, &change.args, &roots).await;
+        let refused = complete(
+            opener
+                .round(change.tool, &change.args, &inputs, Some(&state))
+                .await,
+        );
+        assert_eq!(
+            reason(&refused),
+            Some("invalid_request_state"),
+            "{which}: {refused:?}"
+        );
+        assert!(
+            text_of(&refused).starts_with("The requestState does not belong to this call"),
+            "{which}: {refused:?}"
+        );
+        change.assert_unchanged(&fleet, which);
+        // The state itself was good, and the refusal did not use it up.
+        let done = complete(
+            sealer
+                .round(change.tool, &change.args, &inputs, Some(&state))
+                .await,
+        );
+        assert_ne!(done.is_error, Some(true), "{which}: {done:?}");
+        change.assert_changed(&fleet, which);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_confirmation_declined_on_another_instance_changes_nothing() {
+    let Some(fleet) = Fleet::new() else {
+        return;
+    };
+    let instances = fleet.instances(3).await;
+    let roots = fleet.roots(&["root"]);
+    for change in changes(&fleet) {
+        for (what, no) in [
+            ("declined", answer(decline())),
+            ("cancelled", answer(cancel())),
+            (
+                "accepted with no",
+                answer(accept(json!({ "confirm": false }))),
+            ),
+        ] {
+            change.reset(&fleet);
+            let (state, _) = up_to_the_question(
+                &instances[0],
+                &instances[0],
+                change.tool,
+                &change.args,
+                &roots,
+            )
+            .await;
+            let kept = complete(
+                instances[1]
+                    .round(
+                        change.tool,
+                        &change.args,
+                        &[("roots", roots.clone()), ("q0", no)],
+                        Some(&state),
+                    )
+                    .await,
+            );
+            assert_ne!(kept.is_error, Some(true), "{what}: {kept:?}");
+            assert!(
+                text_of(&kept).starts_with("Not "),
+                "{}: {what}: {kept:?}",
+                change.tool
+            );
+            change.assert_unchanged(&fleet, what);
+            // The answered state cannot become a yes on a third instance.
+            let turned = complete(
+                instances[2]
+                    .round(
+                        change.tool,
+                        &change.args,
+                        &[("roots", roots.clone()), ("q0", yes())],
+                        Some(&state),
+                    )
+                    .await,
+            );
+            assert_eq!(
+                reason(&turned),
+                Some("invalid_request_state"),
+                "{what}: {turned:?}"
+            );
+            change.assert_unchanged(&fleet, "a yes replayed after a no");
+        }
+    }
+}
