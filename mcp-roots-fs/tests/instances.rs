@@ -1,9 +1,10 @@
 //! Several `mcp-roots-fs --http` instances behind one load balancer on
 //! 2026-07-28: one Redis (`--state`), one key file (`--state-key-file`),
 //! and each round of one call sent to another instance, as a load balancer
-//! may. The rounds are driven by hand (`call_tool_once`, one 2026-07-28
+//! may. Most rounds are driven by hand (`call_tool_once`, one 2026-07-28
 //! client per instance), so the test names the instance of every round and
-//! can replay a request state anywhere.
+//! can replay a request state anywhere; one test puts a round-robin
+//! balancer in front and lets rmcp's own client drive the rounds.
 //!
 //! The flow of a confirmed change (`--confirm`) by a client that declares
 //! roots and forms: round 1 asks for the roots only and carries no state;
@@ -11,6 +12,15 @@
 //! and seals the call's progress in `requestState`; round 3 carries the
 //! roots, the answer and the state, which is consumed (recorded in Redis)
 //! before the change is made.
+//!
+//! Asserted: the change made once, on the third instance; a consumed state
+//! refused on every instance of the fleet; a state sealed with other keys,
+//! or presented for another call, refused; a declined, cancelled or "no"
+//! answer changing nothing, nor a "yes" replayed after it; Redis away:
+//! the consuming round refused, nothing changed. And the documented limits,
+//! as they are: an instance with the same keys but its own memory store,
+//! and a Redis restarted without persistence, accept a consumed state once
+//! more (within its TTL).
 //!
 //! Skipped, saying so, where there is no `redis-server` binary, except in
 //! CI, which installs it.
@@ -20,6 +30,8 @@
 mod common;
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcp_script::{Connection, ScriptedClient, accept, cancel, decline, modern_lifecycle, text_of};
@@ -28,6 +40,8 @@ use rmcp::model::{
     InputResponses, ProtocolVersion,
 };
 use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
 
 use common::redis::{Redis, key_file};
 use common::{HttpServer, NoServer};
@@ -323,45 +337,63 @@ async fn the_roots_round_on_one_instance_and_its_retry_on_another() {
     };
     fleet.write("root/a.txt", "alpha\n");
     fleet.write("root/sub/b.md", "bee\n");
-    let [a, b] = <[Instance; 2]>::try_from(fleet.instances(2).await).unwrap();
-    let read = json!({ "path": fleet.at("root/a.txt") });
-    let first = input_required(a.round("read_text_file", &read, &[], None).await);
-    assert_eq!(asked_keys(&first), ["roots"]);
-    assert_eq!(first.request_state, None);
-    // The retry, with each answer, on the other instance.
-    for (inputs, expect_text, expect_reason) in [
-        (
-            vec![("roots", fleet.roots(&["root"]))],
-            Some("alpha\n"),
-            None,
-        ),
-        (
-            vec![("roots", fleet.roots(&["root/sub"]))],
-            None,
-            Some("outside_roots"),
-        ),
-        (vec![("roots", fleet.roots(&[]))], None, Some("no_roots")),
-        // A retry that answers something but not the roots shares nothing.
-        (vec![("q0", yes())], None, Some("no_roots")),
-    ] {
-        let result = complete(b.round("read_text_file", &read, &inputs, None).await);
-        assert_eq!(reason(&result), expect_reason, "{inputs:?}: {result:?}");
-        if let Some(text) = expect_text {
-            assert_eq!(text_of(&result), text, "{result:?}");
+    // The roots round seals nothing, so its retry needs nothing shared:
+    // the same on two instances that share no store and no keys.
+    for (pair, state) in [("shared", fleet.shared()), ("sharing nothing", vec![])] {
+        let a = fleet.instance(&state).await;
+        let b = fleet.instance(&state).await;
+        let read = json!({ "path": fleet.at("root/a.txt") });
+        let first = input_required(a.round("read_text_file", &read, &[], None).await);
+        assert_eq!(asked_keys(&first), ["roots"], "{pair}");
+        assert_eq!(first.request_state, None, "{pair}");
+        // The retry, with each answer, on the other instance.
+        for (inputs, expect_text, expect_reason) in [
+            (
+                vec![("roots", fleet.roots(&["root"]))],
+                Some("alpha\n"),
+                None,
+            ),
+            (
+                vec![("roots", fleet.roots(&["root/sub"]))],
+                None,
+                Some("outside_roots"),
+            ),
+            (vec![("roots", fleet.roots(&[]))], None, Some("no_roots")),
+            // A retry that answers something but not the roots shares nothing.
+            (vec![("q0", yes())], None, Some("no_roots")),
+        ] {
+            let result = complete(b.round("read_text_file", &read, &inputs, None).await);
+            assert_eq!(
+                reason(&result),
+                expect_reason,
+                "{pair}: {inputs:?}: {result:?}"
+            );
+            if let Some(text) = expect_text {
+                assert_eq!(text_of(&result), text, "{pair}: {result:?}");
+            }
         }
+        // A new file asks nothing: the roots round on one, the write on
+        // the other.
+        let _ = std::fs::remove_file(fleet.at("root/sub/n.txt"));
+        let write = json!({ "path": fleet.at("root/sub/n.txt"), "content": "fresh\n" });
+        let first = input_required(b.round("write_file", &write, &[], None).await);
+        assert_eq!(asked_keys(&first), ["roots"], "{pair}");
+        assert_eq!(fleet.read("root/sub/n.txt"), None, "{pair}");
+        let roots = fleet.roots(&["root/sub"]);
+        let done = complete(
+            a.round("write_file", &write, &[("roots", roots)], None)
+                .await,
+        );
+        assert!(
+            text_of(&done).starts_with("Successfully wrote"),
+            "{pair}: {done:?}"
+        );
+        assert_eq!(
+            fleet.read("root/sub/n.txt").as_deref(),
+            Some("fresh\n"),
+            "{pair}"
+        );
     }
-    // A new file asks nothing: the roots round on one, the write on the other.
-    let write = json!({ "path": fleet.at("root/sub/n.txt"), "content": "fresh\n" });
-    let first = input_required(b.round("write_file", &write, &[], None).await);
-    assert_eq!(asked_keys(&first), ["roots"]);
-    assert_eq!(fleet.read("root/sub/n.txt"), None);
-    let roots = fleet.roots(&["root/sub"]);
-    let done = complete(
-        a.round("write_file", &write, &[("roots", roots)], None)
-            .await,
-    );
-    assert!(text_of(&done).starts_with("Successfully wrote"), "{done:?}");
-    assert_eq!(fleet.read("root/sub/n.txt").as_deref(), Some("fresh\n"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -435,7 +467,7 @@ async fn a_state_consumed_on_one_instance_is_refused_on_every_other() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_state_sealed_with_other_keys_is_refused() {
+async fn a_state_sealed_with_other_keys_or_for_another_call_is_refused() {
     let Some(fleet) = Fleet::new() else {
         return;
     };
@@ -494,6 +526,45 @@ async fn a_state_sealed_with_other_keys_is_refused() {
         assert_ne!(done.is_error, Some(true), "{which}: {done:?}");
         change.assert_changed(&fleet, which);
     }
+    // The right keys, but another call: the state is bound to its tool
+    // and arguments, on every instance.
+    let second = fleet.instance(&fleet.shared()).await;
+    change.reset(&fleet);
+    fleet.write("root/x.txt", "other\n");
+    let (state, _) = up_to_the_question(&shared, &shared, change.tool, &change.args, &roots).await;
+    for (tool, args) in [
+        (
+            "write_file",
+            json!({ "path": fleet.at("root/x.txt"), "content": "new\n" }),
+        ),
+        (
+            "write_file",
+            json!({ "path": fleet.at("root/w.txt"), "content": "other content\n" }),
+        ),
+        (
+            "edit_file",
+            json!({
+                "path": fleet.at("root/w.txt"),
+                "edits": [{ "oldText": "old", "newText": "new" }],
+            }),
+        ),
+    ] {
+        let refused = complete(second.round(tool, &args, &inputs, Some(&state)).await);
+        assert_eq!(
+            reason(&refused),
+            Some("invalid_request_state"),
+            "{tool} {args}: {refused:?}"
+        );
+        change.assert_unchanged(&fleet, "another call's state");
+        assert_eq!(fleet.read("root/x.txt").as_deref(), Some("other\n"));
+    }
+    let done = complete(
+        second
+            .round(change.tool, &change.args, &inputs, Some(&state))
+            .await,
+    );
+    assert_ne!(done.is_error, Some(true), "{done:?}");
+    change.assert_changed(&fleet, "its own call, on another instance");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -557,4 +628,236 @@ async fn a_confirmation_declined_on_another_instance_changes_nothing() {
             change.assert_unchanged(&fleet, "a yes replayed after a no");
         }
     }
+}
+
+/// A load balancer in front of the instances: HTTP/1.1, one request per
+/// connection, each `tools/call` to the next instance in turn (every other
+/// request, e.g. `server/discover`, to the first). It records the instance
+/// of each `tools/call`.
+#[derive(Debug)]
+struct RoundRobin {
+    url: String,
+    calls: Arc<Mutex<Vec<usize>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl RoundRobin {
+    async fn start(backends: Vec<String>) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let calls = Arc::new(Mutex::new(Vec::new()));
+        let seen = calls.clone();
+        let task = tokio::spawn(async move {
+            let next = Arc::new(AtomicUsize::new(0));
+            while let Ok((client, _)) = listener.accept().await {
+                let (backends, next, seen) = (backends.clone(), next.clone(), seen.clone());
+                tokio::spawn(async move {
+                    let _ = forward(client, &backends, &next, &seen).await;
+                });
+            }
+        });
+        Self { url, calls, task }
+    }
+
+    fn calls(&self) -> Vec<usize> {
+        self.calls.lock().unwrap().clone()
+    }
+}
+
+impl Drop for RoundRobin {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// One request from `client` to the backend whose turn it is, and its
+/// whole answer back; both connections then close.
+async fn forward(
+    mut client: TcpStream,
+    backends: &[String],
+    next: &AtomicUsize,
+    seen: &Mutex<Vec<usize>>,
+) -> std::io::Result<()> {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        if client.read(&mut byte).await? == 0 {
+            return Ok(());
+        }
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).into_owned();
+    let mut lines = head.split("\r\n").filter(|l| !l.is_empty());
+    let start = lines.next().unwrap_or_default().to_owned();
+    let mut length = 0;
+    let mut headers = Vec::new();
+    for line in lines {
+        let name = line
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if name == "content-length" {
+            length = line[name.len() + 1..].trim().parse().unwrap_or(0);
+        }
+        if name != "host" && name != "connection" {
+            headers.push(line.to_owned());
+        }
+    }
+    let mut body = vec![0u8; length];
+    client.read_exact(&mut body).await?;
+    let is_call = serde_json::from_slice::<Value>(&body)
+        .is_ok_and(|request| request["method"] == "tools/call");
+    let index = if is_call {
+        let index = next.fetch_add(1, Ordering::SeqCst) % backends.len();
+        seen.lock().unwrap().push(index);
+        index
+    } else {
+        0
+    };
+    let addr = &backends[index];
+    let mut upstream = TcpStream::connect(addr).await?;
+    let request = format!(
+        "{start}\r\nHost: {addr}\r\nConnection: close\r\n{}\r\n\r\n",
+        headers.join("\r\n")
+    );
+    upstream.write_all(request.as_bytes()).await?;
+    upstream.write_all(&body).await?;
+    let mut answer = Vec::new();
+    upstream.read_to_end(&mut answer).await?;
+    // Tell the client, too, that this connection ends with the answer.
+    let at = answer
+        .windows(2)
+        .position(|w| w == b"\r\n")
+        .unwrap_or(answer.len());
+    client.write_all(&answer[..at]).await?;
+    client.write_all(b"\r\nConnection: close").await?;
+    client.write_all(&answer[at..]).await?;
+    client.shutdown().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rmcps_own_client_through_a_round_robin_balancer() {
+    let Some(fleet) = Fleet::new() else {
+        return;
+    };
+    let servers: Vec<HttpServer> = (0..3)
+        .map(|_| {
+            let mut args = vec![
+                fleet.at("root"),
+                "--confirm".to_owned(),
+                "--http".to_owned(),
+                "127.0.0.1:0".to_owned(),
+            ];
+            args.extend(fleet.shared());
+            HttpServer::start(&args)
+        })
+        .collect();
+    let balancer = RoundRobin::start(servers.iter().map(|s| s.addr().to_owned()).collect()).await;
+    let script = ScriptedClient::new(true, true).speaking(ProtocolVersion::V_2026_07_28);
+    script.set_root_uris(&[&format!("file://{}", fleet.at("root"))]);
+    let conn: Connection<NoServer> =
+        Connection::http(&balancer.url, script.clone(), modern_lifecycle())
+            .await
+            .expect("a 2026-07-28 client through the balancer");
+    for change in changes(&fleet) {
+        change.reset(&fleet);
+        let before = balancer.calls().len();
+        script.answer(accept(json!({ "confirm": true })));
+        let done = common::call(&conn.client, change.tool, change.args.clone()).await;
+        assert_ne!(done.is_error, Some(true), "{}: {done:?}", change.tool);
+        change.assert_changed(&fleet, "through the balancer");
+        // Its three rounds, each on another instance.
+        let rounds = balancer.calls()[before..].to_vec();
+        assert_eq!(rounds.len(), 3, "{}: {rounds:?}", change.tool);
+        assert!(rounds.windows(2).all(|w| w[0] != w[1]), "{rounds:?}");
+    }
+    assert_eq!(script.asked().len(), 3, "one question per change");
+    // A declined one, its rounds spread the same way, changes nothing.
+    let change = &changes(&fleet)[0];
+    change.reset(&fleet);
+    script.answer(decline());
+    let kept = common::call(&conn.client, change.tool, change.args.clone()).await;
+    assert!(text_of(&kept).starts_with("Not written"), "{kept:?}");
+    change.assert_unchanged(&fleet, "declined through the balancer");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_redis_the_consuming_round_is_refused_and_a_restart_forgets() {
+    let Some(mut fleet) = Fleet::new() else {
+        return;
+    };
+    let instances = fleet.instances(3).await;
+    let roots = fleet.roots(&["root"]);
+    let change = &changes(&fleet)[0];
+    let inputs = [("roots", roots.clone()), ("q0", yes())];
+    change.reset(&fleet);
+    fleet.redis.stop();
+    // The rounds that consume nothing need no store.
+    let (state, _) = up_to_the_question(
+        &instances[0],
+        &instances[1],
+        change.tool,
+        &change.args,
+        &roots,
+    )
+    .await;
+    let refused = complete(
+        instances[2]
+            .round(change.tool, &change.args, &inputs, Some(&state))
+            .await,
+    );
+    assert_eq!(
+        reason(&refused),
+        Some("state_store_unavailable"),
+        "{refused:?}"
+    );
+    change.assert_unchanged(&fleet, "Redis away");
+    // Back: the same state (never recorded) completes, once the instance
+    // has its connection again (each finds it on its own next use).
+    fleet.redis.restart();
+    let done = once_redis_answers(&fleet, &instances[0], change, &inputs, &state).await;
+    assert_ne!(done.is_error, Some(true), "{done:?}");
+    change.assert_changed(&fleet, "Redis back");
+    change.reset(&fleet);
+    let replayed = once_redis_answers(&fleet, &instances[1], change, &inputs, &state).await;
+    assert_eq!(reason(&replayed), Some("invalid_request_state"));
+    change.assert_unchanged(&fleet, "replayed with Redis back");
+    // The documented limit: a Redis restarted without persistence forgets
+    // its records, so within its TTL the state is accepted once more.
+    fleet.redis.restart();
+    let again = once_redis_answers(&fleet, &instances[2], change, &inputs, &state).await;
+    assert_ne!(again.is_error, Some(true), "{again:?}");
+    change.assert_changed(&fleet, "replayed after Redis forgot");
+}
+
+/// The last round of `change` on `on`, repeated while the instance cannot
+/// reach Redis (each such round must change nothing), at most 10 s.
+async fn once_redis_answers(
+    fleet: &Fleet,
+    on: &Instance,
+    change: &Change,
+    inputs: &[(&str, Value)],
+    state: &str,
+) -> CallToolResult {
+    let files = || -> Vec<_> {
+        change
+            .before
+            .iter()
+            .map(|(rel, _)| fleet.read(rel))
+            .collect()
+    };
+    let before = files();
+    for _ in 0..40 {
+        let result = complete(
+            on.round(change.tool, &change.args, inputs, Some(state))
+                .await,
+        );
+        if reason(&result) != Some("state_store_unavailable") {
+            return result;
+        }
+        assert_eq!(files(), before, "refused, yet changed");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    panic!("the instance did not reach Redis again within 10 s");
 }

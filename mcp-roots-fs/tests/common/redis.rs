@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 #[derive(Debug)]
 pub(crate) struct Redis {
     port: u16,
-    child: Child,
-    _dir: tempfile::TempDir,
+    child: Option<Child>,
+    dir: tempfile::TempDir,
 }
 
 impl Redis {
@@ -35,25 +35,26 @@ impl Redis {
         }
         let port = free_port();
         let dir = tempfile::tempdir().unwrap();
-        let child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .arg("--dir")
-            .arg(dir.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "redis-server did not start");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let child = serve(port, dir.path());
         Some(Self {
             port,
-            child,
-            _dir: dir,
+            child: Some(child),
+            dir,
         })
+    }
+
+    /// Stops it (a Redis that went away: every record it held is lost).
+    pub(crate) fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts it again on the same port, empty.
+    pub(crate) fn restart(&mut self) {
+        self.stop();
+        self.child = Some(serve(self.port, self.dir.path()));
     }
 
     /// Its `redis://127.0.0.1:PORT`.
@@ -77,9 +78,27 @@ impl Redis {
 
 impl Drop for Redis {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.stop();
     }
+}
+
+/// A `redis-server` on `port` keeping its files in `dir`, once it answers.
+fn serve(port: u16, dir: &Path) -> Child {
+    let child = Command::new("redis-server")
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+        .args(["--save", "", "--appendonly", "no"])
+        .arg("--dir")
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "redis-server did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
 }
 
 /// A loopback port nothing listens on now.
