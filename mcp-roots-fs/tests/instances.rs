@@ -109,14 +109,7 @@ impl Fleet {
     /// `--state` and key options), and a 2026-07-28 client of its own that
     /// declares roots and forms.
     async fn instance(&self, state: &[String]) -> Instance {
-        let mut args = vec![
-            self.at("root"),
-            "--confirm".to_owned(),
-            "--http".to_owned(),
-            "127.0.0.1:0".to_owned(),
-        ];
-        args.extend_from_slice(state);
-        let server = HttpServer::start(&args);
+        let server = self.server(state);
         let said = server.before.clone();
         let script = ScriptedClient::new(true, true).speaking(ProtocolVersion::V_2026_07_28);
         let conn = Connection::http(&server.url.clone(), script, modern_lifecycle())
@@ -124,6 +117,18 @@ impl Fleet {
             .expect("a 2026-07-28 client over HTTP")
             .keeping(server);
         Instance { conn, said }
+    }
+
+    /// The server of an [`instance`](Self::instance), alone.
+    fn server(&self, state: &[String]) -> HttpServer {
+        let mut args = vec![
+            self.at("root"),
+            "--confirm".to_owned(),
+            "--http".to_owned(),
+            "127.0.0.1:0".to_owned(),
+        ];
+        args.extend_from_slice(state);
+        HttpServer::start(&args)
     }
 
     async fn instances(&self, count: usize) -> Vec<Instance> {
@@ -741,18 +746,7 @@ async fn rmcps_own_client_through_a_round_robin_balancer() {
     let Some(fleet) = Fleet::new() else {
         return;
     };
-    let servers: Vec<HttpServer> = (0..3)
-        .map(|_| {
-            let mut args = vec![
-                fleet.at("root"),
-                "--confirm".to_owned(),
-                "--http".to_owned(),
-                "127.0.0.1:0".to_owned(),
-            ];
-            args.extend(fleet.shared());
-            HttpServer::start(&args)
-        })
-        .collect();
+    let servers: Vec<HttpServer> = (0..3).map(|_| fleet.server(&fleet.shared())).collect();
     let balancer = RoundRobin::start(servers.iter().map(|s| s.addr().to_owned()).collect()).await;
     let script = ScriptedClient::new(true, true).speaking(ProtocolVersion::V_2026_07_28);
     script.set_root_uris(&[&format!("file://{}", fleet.at("root"))]);
@@ -860,4 +854,68 @@ async fn once_redis_answers(
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     panic!("the instance did not reach Redis again within 10 s");
+}
+
+/// One HTTP POST of `body` to `addr`'s `/mcp`, naming the 2025 session
+/// `session` if given: the status and the `Mcp-Session-Id` answered.
+async fn post(addr: &str, body: &Value, session: Option<&str>) -> (u16, Option<String>) {
+    let body = body.to_string();
+    let named = session.map_or_else(String::new, |id| {
+        format!("Mcp-Session-Id: {id}\r\nMCP-Protocol-Version: 2025-11-25\r\n")
+    });
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\n{named}Content-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(ROUND_BOUND, stream.read_to_end(&mut answer))
+        .await
+        .expect("the answer ends")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    let id = answer
+        .split("\r\n\r\n")
+        .next()
+        .unwrap_or_default()
+        .lines()
+        .find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
+        });
+    (status, id)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2025_session_lives_in_the_instance_that_opened_it() {
+    let Some(fleet) = Fleet::new() else {
+        return;
+    };
+    let [a, b] = [fleet.server(&fleet.shared()), fleet.server(&fleet.shared())];
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": { "name": "test", "version": "0" },
+        },
+    });
+    let (status, session) = post(a.addr(), &initialize, None).await;
+    assert_eq!(status, 200);
+    let session = session.expect("initialize opens a session");
+    let ping = json!({ "jsonrpc": "2.0", "id": 2, "method": "ping" });
+    let (held, _) = post(a.addr(), &ping, Some(&session)).await;
+    assert!(held == 200 || held == 202, "{held}");
+    // Not in the shared store: the balancer must route by the header.
+    let (elsewhere, _) = post(b.addr(), &ping, Some(&session)).await;
+    assert_eq!(elsewhere, 404);
 }
