@@ -14,7 +14,7 @@ use mcp_script::{Connection, ScriptedClient, accept, decline, text_of};
 use rmcp::ClientLifecycleMode;
 use serde_json::json;
 
-use common::{HttpServer, NoServer, binary, call, failed, start};
+use common::{HttpServer, NoServer, call, failed, start};
 
 struct Tree {
     _dir: tempfile::TempDir,
