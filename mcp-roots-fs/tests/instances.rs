@@ -330,9 +330,14 @@ async fn each_round_of_a_confirmed_change_on_another_instance() {
     }
     let keys = fleet.redis.keys();
     assert!(
-        keys.len() >= 3 && keys.iter().all(|k| k.starts_with("mcp-roots-fs")),
+        keys.len() == 3 && keys.iter().all(|k| k.starts_with("mcp-roots-fs")),
         "one consumed state each, in Redis: {keys:?}"
     );
+    // Kept until the state would expire (5 minutes), not for ever.
+    for key in &keys {
+        let left = fleet.redis.pttl(key);
+        assert!(left > 0 && left <= 300_000, "{key}: {left} ms");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

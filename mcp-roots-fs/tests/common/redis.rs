@@ -64,8 +64,20 @@ impl Redis {
 
     /// The keys Redis holds now.
     pub(crate) fn keys(&self) -> Vec<String> {
+        self.cli(&["KEYS", "*"])
+    }
+
+    /// How long `key` has left, in milliseconds (`-1`: no expiry).
+    pub(crate) fn pttl(&self, key: &str) -> i64 {
+        let said = self.cli(&["PTTL", key]);
+        said.first().and_then(|n| n.parse().ok()).unwrap()
+    }
+
+    /// The lines `redis-cli` answers `command` with.
+    fn cli(&self, command: &[&str]) -> Vec<String> {
         let out = Command::new("redis-cli")
-            .args(["-p", &self.port.to_string(), "--raw", "KEYS", "*"])
+            .args(["-p", &self.port.to_string(), "--raw"])
+            .args(command)
             .output()
             .unwrap();
         String::from_utf8_lossy(&out.stdout)
