@@ -15,7 +15,8 @@
 //!
 //! Asserted: the change made once, on the third instance; a consumed state
 //! refused on every instance of the fleet; a state sealed with other keys,
-//! or presented for another call, refused; a declined, cancelled or "no"
+//! or presented for another call, refused; a rolling key rotation with the
+//! instances at different steps; a declined, cancelled or "no"
 //! answer changing nothing, nor a "yes" replayed after it; Redis away:
 //! the consuming round refused, nothing changed. And the documented limits,
 //! as they are: an instance with the same keys but its own memory store,
@@ -43,7 +44,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use common::redis::{Redis, key_file};
+use common::redis::{Redis, key_file, key_ring_file};
 use common::{HttpServer, NoServer};
 
 /// The longest one round may take before the test fails (never hangs).
@@ -575,6 +576,77 @@ async fn a_state_sealed_with_other_keys_or_for_another_call_is_refused() {
     );
     assert_ne!(done.is_error, Some(true), "{done:?}");
     change.assert_changed(&fleet, "its own call, on another instance");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rolling_key_rotation_between_rounds() {
+    let Some(fleet) = Fleet::new() else {
+        return;
+    };
+    // The steps of a rotation from key 0xab (the fleet's) to 0xef, one
+    // instance at each: accept the new key, seal with it, drop the old.
+    let redis = fleet.redis.url();
+    let step = |name: &str, seal: u8, accept: &[u8]| {
+        let keys = key_ring_file(&fleet.base, name, seal, accept);
+        vec![
+            "--state".to_owned(),
+            redis.clone(),
+            "--state-key-file".to_owned(),
+            keys,
+        ]
+    };
+    let (first, second, third) = (
+        step("step1", 0xab, &[0xef]),
+        step("step2", 0xef, &[0xab]),
+        step("step3", 0xef, &[]),
+    );
+    let old = fleet.instance(&fleet.shared()).await;
+    let accepting = fleet.instance(&first).await;
+    let sealing = fleet.instance(&second).await;
+    let done_with_old = fleet.instance(&third).await;
+    let roots = fleet.roots(&["root"]);
+    let change = &changes(&fleet)[0];
+    let inputs = [("roots", roots.clone()), ("q0", yes())];
+    for (sealer, opener, accepted, which) in [
+        (&old, &accepting, true, "old key -> step 1"),
+        (&old, &sealing, true, "old key -> step 2"),
+        (&accepting, &sealing, true, "step 1 -> step 2"),
+        (&sealing, &accepting, true, "step 2 (new key) -> step 1"),
+        (&sealing, &done_with_old, true, "step 2 (new key) -> step 3"),
+        (
+            &sealing,
+            &old,
+            false,
+            "new key -> an instance not yet at step 1",
+        ),
+        (&old, &done_with_old, false, "old key -> step 3 (retired)"),
+        (
+            &accepting,
+            &done_with_old,
+            false,
+            "step 1 (old key) -> step 3",
+        ),
+    ] {
+        change.reset(&fleet);
+        let (state, _) =
+            up_to_the_question(sealer, sealer, change.tool, &change.args, &roots).await;
+        let result = complete(
+            opener
+                .round(change.tool, &change.args, &inputs, Some(&state))
+                .await,
+        );
+        if accepted {
+            assert_ne!(result.is_error, Some(true), "{which}: {result:?}");
+            change.assert_changed(&fleet, which);
+        } else {
+            assert_eq!(
+                reason(&result),
+                Some("invalid_request_state"),
+                "{which}: {result:?}"
+            );
+            change.assert_unchanged(&fleet, which);
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

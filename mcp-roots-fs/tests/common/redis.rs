@@ -123,8 +123,18 @@ pub(crate) fn free_port() -> u16 {
 
 /// A key file `name` in `dir` that seals with 32 bytes of `byte`: its path.
 pub(crate) fn key_file(dir: &Path, name: &str, byte: u8) -> String {
+    key_ring_file(dir, name, byte, &[])
+}
+
+/// A key file `name` in `dir` that seals with 32 bytes of `seal` and also
+/// accepts 32 bytes of each of `accept`: its path.
+pub(crate) fn key_ring_file(dir: &Path, name: &str, seal: u8, accept: &[u8]) -> String {
+    let key = |byte: u8| format!("{byte:02x}").repeat(32);
+    let mut text = format!("seal = {}\n", key(seal));
+    for byte in accept {
+        text.push_str(&format!("accept = {}\n", key(*byte)));
+    }
     let path = dir.join(name);
-    let hex = format!("{byte:02x}").repeat(32);
-    std::fs::write(&path, format!("seal = {hex}\n")).unwrap();
+    std::fs::write(&path, text).unwrap();
     path.to_str().unwrap().to_owned()
 }
