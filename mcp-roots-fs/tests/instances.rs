@@ -316,6 +316,9 @@ async fn each_round_of_a_confirmed_change_on_another_instance() {
         let [a, b, c] = [row, row + 1, row + 2].map(|i| &instances[i % 3]);
         let (state, question) = up_to_the_question(a, b, change.tool, &change.args, &roots).await;
         assert_eq!(question["method"], "elicitation/create", "{question}");
+        let message = question["params"]["message"].as_str().unwrap_or_default();
+        let named = fleet.at(change.before[0].0);
+        assert!(message.contains(&named), "{message}");
         change.assert_unchanged(&fleet, "asked, not yet answered");
         let done = complete(
             c.round(
