@@ -97,40 +97,24 @@ async fn a_confined_server_serves_its_directories() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_confined_http_server_serves_its_directories() {
-    use std::io::{BufRead, BufReader};
     let (_dir, base) = tree();
-    let mut child = Command::new(binary())
-        .args([
-            "--http",
-            "127.0.0.1:0",
-            "--confine=required",
-            &at(&base, "root"),
-        ])
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let mut before = Vec::new();
-    let url = loop {
-        let line = lines.next().expect("the listening line").unwrap();
-        if let Some(url) = line.split("listening on ").nth(1) {
-            break url.trim().to_owned();
-        }
-        before.push(line);
-    };
-    std::thread::spawn(move || for _ in lines {});
+    let server = common::HttpServer::start(&[
+        "--http".to_owned(),
+        "127.0.0.1:0".to_owned(),
+        "--confine=required".to_owned(),
+        at(&base, "root"),
+    ]);
     assert!(
-        before
+        server
+            .before
             .iter()
             .any(|l| l.starts_with("mcp-roots-fs: confinement full")),
-        "{before:?}"
+        "{:?}",
+        server.before
     );
     let script = ScriptedClient::new(false, false);
     let conn: mcp_script::Connection<common::NoServer> =
-        mcp_script::Connection::http(&url, script, rmcp::ClientLifecycleMode::Initialize)
+        mcp_script::Connection::http(&server.url, script, rmcp::ClientLifecycleMode::Initialize)
             .await
             .unwrap();
     let read = call(
@@ -148,8 +132,6 @@ async fn a_confined_http_server_serves_its_directories() {
     .await;
     assert!(failed(&outside), "{outside:?}");
     assert!(conn.close().await);
-    child.kill().unwrap();
-    child.wait().unwrap();
 }
 
 #[test]

@@ -8,99 +8,14 @@
 
 mod common;
 
-use std::net::TcpListener;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
 
 use mcp_script::{Connection, ScriptedClient, accept, modern_lifecycle, text_of};
 use rmcp::model::ProtocolVersion;
 use serde_json::json;
 
+use common::redis::{Redis, free_port, key_file};
 use common::{NoServer, binary, call};
-
-/// A `redis-server` of the test's own on a free loopback port, without
-/// persistence, stopped when dropped.
-struct Redis {
-    port: u16,
-    child: Child,
-    _dir: tempfile::TempDir,
-}
-
-impl Redis {
-    fn start() -> Option<Self> {
-        let found = Command::new("redis-server")
-            .arg("--version")
-            .stdout(Stdio::null())
-            .status()
-            .is_ok();
-        if !found {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "no redis-server binary (CI installs it)"
-            );
-            eprintln!("skipped: no redis-server binary (apt-get install redis-server)");
-            return None;
-        }
-        let port = free_port();
-        let dir = tempfile::tempdir().unwrap();
-        let child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .arg("--dir")
-            .arg(dir.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "redis-server did not start");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Some(Self {
-            port,
-            child,
-            _dir: dir,
-        })
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}", self.port)
-    }
-
-    /// The keys Redis holds now.
-    fn keys(&self) -> Vec<String> {
-        let out = Command::new("redis-cli")
-            .args(["-p", &self.port.to_string(), "--raw", "KEYS", "*"])
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(str::to_owned)
-            .collect()
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .unwrap()
-        .port()
-}
-
-fn key_file(dir: &Path) -> String {
-    let path = dir.join("keys");
-    std::fs::write(&path, format!("seal = {}\n", "ab".repeat(32))).unwrap();
-    path.to_str().unwrap().to_owned()
-}
 
 /// The binary with `args`, stdin closed: its exit code and stderr.
 fn run(args: &[&str]) -> (Option<i32>, String) {
@@ -129,7 +44,7 @@ async fn request_states_are_kept_in_the_shared_redis() {
         root.to_str().unwrap().to_owned(),
         "--state".to_owned(),
         redis.url(),
-        format!("--state-key-file={}", key_file(&base)),
+        format!("--state-key-file={}", key_file(&base, "keys", 0xab)),
         "--confirm".to_owned(),
     ];
     // On 2026-07-28 a question travels in an input-required round whose
@@ -219,7 +134,7 @@ fn the_key_file_is_read_before_confinement() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
     std::fs::create_dir(&root).unwrap();
-    let keys = key_file(dir.path());
+    let keys = key_file(dir.path(), "keys", 0xab);
     let (_, stderr) = run(&[
         root.to_str().unwrap(),
         "--state-key-file",

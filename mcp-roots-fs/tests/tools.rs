@@ -6,16 +6,15 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::io::{Read, Write};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use mcp_script::{Connection, ScriptedClient, accept, decline, text_of};
 use rmcp::ClientLifecycleMode;
 use serde_json::json;
 
-use common::{NoServer, binary, call, failed, start};
+use common::{HttpServer, NoServer, call, failed, start};
 
 struct Tree {
     _dir: tempfile::TempDir,
@@ -315,36 +314,17 @@ async fn removing_a_root_revokes_a_read_in_progress() {
     assert!(conn.close().await);
 }
 
-/// The HTTP server's first stderr line names its URL.
-fn http_server(dir: &Path) -> (std::process::Child, String) {
-    let mut child = Command::new(binary())
-        .args(["--http", "127.0.0.1:0", dir.to_str().unwrap()])
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let line = lines.next().unwrap().unwrap();
-    let url = line
-        .split("listening on ")
-        .nth(1)
-        .expect("the listening line")
-        .trim()
-        .to_owned();
-    // Keep draining stderr so the server never blocks on it.
-    std::thread::spawn(move || for _ in lines {});
-    (child, url)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn http_sessions_and_a_delete_of_an_unknown_session() {
     let tree = Tree::new();
-    let (mut child, url) = http_server(&tree.base.join("root"));
+    let server = HttpServer::start(&[
+        "--http".to_owned(),
+        "127.0.0.1:0".to_owned(),
+        tree.at("root"),
+    ]);
     let script = ScriptedClient::new(false, false);
     let conn: Connection<NoServer> =
-        Connection::http(&url, script, ClientLifecycleMode::Initialize)
+        Connection::http(&server.url, script, ClientLifecycleMode::Initialize)
             .await
             .unwrap();
     let read = call(
@@ -356,10 +336,7 @@ async fn http_sessions_and_a_delete_of_an_unknown_session() {
     assert_eq!(text_of(&read), "alpha\nbeta\n");
     assert!(conn.close().await);
     // DELETE naming a session that never existed: 404.
-    let addr = url
-        .trim_start_matches("http://")
-        .trim_end_matches("/mcp")
-        .to_owned();
+    let addr = server.addr().to_owned();
     let status = tokio::task::spawn_blocking(move || {
         let mut stream = std::net::TcpStream::connect(&addr).unwrap();
         let request = format!(
@@ -373,6 +350,4 @@ async fn http_sessions_and_a_delete_of_an_unknown_session() {
     .await
     .unwrap();
     assert!(status.contains("404"), "{status}");
-    child.kill().unwrap();
-    child.wait().unwrap();
 }
