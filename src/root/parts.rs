@@ -13,13 +13,14 @@
 //! compares them (case, and Unicode normalisation on macOS), the patterns
 //! with them.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use globset::{Candidate, GlobSet, GlobSetBuilder};
 
 use crate::options::patterns::{Patterns, glob_builder};
-use crate::parse::lexical::fold;
+use crate::parse::lexical::{fold, pieces};
 use crate::sys::Folding;
 
 /// What the policy says of a path beneath a root, with the pattern that
@@ -87,11 +88,18 @@ impl Rules {
 struct Compiled {
     names: Names,
     /// The path patterns that are plain paths (`secrets`, `a/b`), compared
-    /// directly.
+    /// directly: their depth, text and rule.
     path_literal: Vec<(usize, Box<str>, usize)>,
+    /// The depths of those ([`ByteSet::length`]).
+    path_literal_depths: ByteSet,
     paths: Matcher,
-    /// The fewest and most components a path pattern can match.
+    /// The fewest and most components a path pattern (in `paths`) can
+    /// match.
     depths: (usize, usize),
+    /// The most components any path pattern (plain or not) can match:
+    /// below that depth, only the names are tested, and the path need not
+    /// be built.
+    reach: usize,
     /// Every pattern, hide patterns first, each kind in its order.
     rules: Vec<Compiled1>,
 }
@@ -110,6 +118,19 @@ struct Matcher {
     rule: Vec<usize>,
 }
 
+impl Matcher {
+    /// Calls `hit` with the rule of every glob that matches `path`.
+    #[cold]
+    fn each_match(&self, path: &str, hit: impl FnMut(usize)) {
+        let candidate = Candidate::new(path);
+        if self.set.is_match_candidate(&candidate) {
+            let mut matched = Vec::new();
+            self.set.matches_candidate_into(&candidate, &mut matched);
+            matched.iter().map(|&local| self.rule[local]).for_each(hit);
+        }
+    }
+}
+
 /// The patterns that name one component, by shape: most are a plain name
 /// (`.env`, `.git`), `*` then a plain tail (`*.pem`, `*.min.js`) or a
 /// plain head then `*` (`.env.*`, `id_rsa*`), which `globset` would also
@@ -121,6 +142,8 @@ struct Names {
     /// Plain names and their rules; a map when there are many.
     literal: Vec<(Box<str>, usize)>,
     literal_map: Option<HashMap<Box<str>, Vec<usize>>>,
+    /// The lengths of those names ([`ByteSet::length`]).
+    literal_lengths: ByteSet,
     /// `*` and a plain tail: the tail and the rule.
     suffix: Vec<(Box<str>, usize)>,
     /// The last bytes of those tails (an empty tail: every byte).
@@ -151,6 +174,12 @@ impl ByteSet {
             Some(b) => self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0,
             None => self.0 == [u64::MAX; 4],
         }
+    }
+
+    /// A length or a depth as a member: itself below 255, 255 for any
+    /// larger one (a set of them over-approximates, never misses).
+    fn length(n: usize) -> Option<u8> {
+        Some(u8::try_from(n).unwrap_or(u8::MAX))
     }
 }
 
@@ -194,7 +223,10 @@ impl Names {
         compiled: globset::Glob,
     ) {
         match Self::shape(glob) {
-            Shape::Literal(name) => self.literal.push((name.into(), index)),
+            Shape::Literal(name) => {
+                self.literal_lengths.insert(ByteSet::length(name.len()));
+                self.literal.push((name.into(), index));
+            }
             Shape::Suffix(tail) => {
                 self.suffix_last.insert(tail.bytes().last());
                 self.suffix.push((tail.into(), index));
@@ -222,18 +254,25 @@ impl Names {
     }
 
     /// Calls `hit` with the rule of every pattern that matches `name`.
-    fn each_match(&self, name: &str, scratch: &mut Vec<usize>, mut hit: impl FnMut(usize)) {
-        for (literal, index) in &self.literal {
-            if literal.len() == name.len() && **literal == *name {
-                hit(*index);
+    ///
+    /// Each shape is first tested by a byte set (the lengths of the plain
+    /// names, the last bytes of the tails, the first bytes of the heads),
+    /// so a name that none can match costs three bit tests.
+    #[inline]
+    fn each_match(&self, name: &str, mut hit: impl FnMut(usize)) {
+        let bytes = name.as_bytes();
+        if self.literal_lengths.contains(ByteSet::length(bytes.len())) {
+            for (literal, index) in &self.literal {
+                if **literal == *name {
+                    hit(*index);
+                }
+            }
+            if let Some(map) = &self.literal_map
+                && let Some(indices) = map.get(name)
+            {
+                indices.iter().copied().for_each(&mut hit);
             }
         }
-        if let Some(map) = &self.literal_map
-            && let Some(indices) = map.get(name)
-        {
-            indices.iter().copied().for_each(&mut hit);
-        }
-        let bytes = name.as_bytes();
         if self.suffix_last.contains(bytes.last().copied()) {
             for (tail, index) in &self.suffix {
                 if name.ends_with(&**tail) {
@@ -249,14 +288,7 @@ impl Names {
             }
         }
         if !self.globs.rule.is_empty() {
-            let candidate = Candidate::new(name);
-            if self.globs.set.is_match_candidate(&candidate) {
-                self.globs.set.matches_candidate_into(&candidate, scratch);
-                scratch
-                    .iter()
-                    .map(|&local| self.globs.rule[local])
-                    .for_each(hit);
-            }
+            self.globs.each_match(name, hit);
         }
     }
 }
@@ -321,11 +353,23 @@ impl Compiled {
             rule,
         };
         names.finish(name_globs);
+        let mut path_literal_depths = ByteSet::default();
+        let mut reach = 0;
+        for (depth, _, _) in &path_literal {
+            path_literal_depths.insert(ByteSet::length(*depth));
+            reach = reach.max(*depth);
+        }
+        let paths = build(paths);
+        if !paths.rule.is_empty() {
+            reach = reach.max(depths.1);
+        }
         Self {
             names,
             path_literal,
-            paths: build(paths),
+            path_literal_depths,
+            paths,
             depths,
+            reach,
             rules,
         }
     }
@@ -333,34 +377,55 @@ impl Compiled {
     /// The hide and the read-only pattern that decide for the path `path`
     /// whose last component is `name` and which has `depth` components:
     /// for each kind, the last pattern that matches, unless it is a
-    /// negation.
+    /// negation. Beyond [`Compiled::reach`] no path pattern can match and
+    /// `path` is not read (the caller need not build it).
+    #[inline]
     fn hit(&self, name: &str, path: &str, depth: usize) -> (Option<&str>, Option<&str>) {
+        if self.may_match(name, depth) {
+            self.hit_tested(name, path, depth)
+        } else {
+            (None, None)
+        }
+    }
+
+    /// Whether any pattern can match a path of `depth` components whose
+    /// last is `name`, by the byte sets alone (no compare): most names of
+    /// most paths are answered here.
+    #[inline]
+    fn may_match(&self, name: &str, depth: usize) -> bool {
+        let names = &self.names;
+        let bytes = name.as_bytes();
+        names.literal_lengths.contains(ByteSet::length(bytes.len()))
+            || names.suffix_last.contains(bytes.last().copied())
+            || names.prefix_first.contains(bytes.first().copied())
+            || !names.globs.rule.is_empty()
+            || self.path_literal_depths.contains(ByteSet::length(depth))
+            || (!self.paths.rule.is_empty() && (self.depths.0..=self.depths.1).contains(&depth))
+    }
+
+    /// [`Compiled::hit`] once [`Compiled::may_match`] said a pattern may.
+    fn hit_tested(&self, name: &str, path: &str, depth: usize) -> (Option<&str>, Option<&str>) {
         let mut last = [None::<usize>; 2];
-        let mut scratch = Vec::new();
         let rules = &self.rules;
         let mut record = |index: usize| {
             let slot = usize::from(!rules[index].hide);
             last[slot] = last[slot].max(Some(index));
         };
-        self.names.each_match(name, &mut scratch, &mut record);
-        for (components, literal, index) in &self.path_literal {
-            if *components == depth && **literal == *path {
-                record(*index);
+        self.names.each_match(name, &mut record);
+        if self.path_literal_depths.contains(ByteSet::length(depth)) {
+            for (components, literal, index) in &self.path_literal {
+                if *components == depth && **literal == *path {
+                    record(*index);
+                }
             }
         }
         let in_depth =
             !self.paths.rule.is_empty() && (self.depths.0..=self.depths.1).contains(&depth);
         if in_depth {
-            let candidate = Candidate::new(path);
-            if self.paths.set.is_match_candidate(&candidate) {
-                self.paths
-                    .set
-                    .matches_candidate_into(&candidate, &mut scratch);
-                scratch
-                    .iter()
-                    .map(|&local| self.paths.rule[local])
-                    .for_each(&mut record);
-            }
+            self.paths.each_match(path, &mut record);
+        }
+        if last == [None; 2] {
+            return (None, None);
         }
         let decide = |index: Option<usize>| {
             let rule = &self.rules[index?];
@@ -378,6 +443,8 @@ pub(crate) struct Layer {
     pub(crate) from: Source,
     compiled: Arc<Compiled>,
     prefix: Box<str>,
+    /// The number of components of `prefix`.
+    base: usize,
     /// The root itself lies in a part these rules keep read-only.
     base_read_only: Option<Box<str>>,
 }
@@ -417,6 +484,7 @@ impl Layer {
             from,
             compiled: rules.compiled(folding),
             prefix: Box::from(""),
+            base: 0,
             base_read_only: None,
         };
         let (hidden, read_only) = layer.judge(folded.iter().map(String::as_str), Folding::Exact);
@@ -425,31 +493,33 @@ impl Layer {
         }
         layer.base_read_only = read_only.map(Into::into);
         layer.prefix = folded.join("/").into();
+        layer.base = folded.len();
         Ok(layer)
     }
 
     /// Whether the entry `name` of the shared directory `dir` (below the
     /// root) is hidden: only its own component is tested.
     fn hides_entry(&self, dir: &str, name: &str, folding: Folding) -> bool {
+        let shown = |c: &&str| !matches!(*c, "" | ".");
+        let depth = self.base + pieces(dir).filter(shown).count() + 1;
+        let folded = fold(name, folding);
+        if depth > self.compiled.reach {
+            // No path pattern reaches this deep: the name alone.
+            return self.compiled.hit(&folded, "", depth).0.is_some();
+        }
         let mut path = String::with_capacity(self.prefix.len() + dir.len() + name.len() + 2);
         path.push_str(&self.prefix);
-        let mut depth = self.prefix.split('/').filter(|c| !c.is_empty()).count();
-        for component in dir.split('/').filter(|c| !matches!(*c, "" | ".")) {
+        for component in pieces(dir).filter(shown) {
             if !path.is_empty() {
                 path.push('/');
             }
             path.push_str(&fold(component, folding));
-            depth += 1;
         }
         if !path.is_empty() {
             path.push('/');
         }
-        let start = path.len();
-        path.push_str(&fold(name, folding));
-        self.compiled
-            .hit(&path[start..], &path, depth + 1)
-            .0
-            .is_some()
+        path.push_str(&folded);
+        self.compiled.hit(&folded, &path, depth).0.is_some()
     }
 
     /// The hide and the read-only pattern that match the path of
@@ -461,9 +531,19 @@ impl Layer {
         components: impl Iterator<Item = &'a str>,
         folding: Folding,
     ) -> (Option<&str>, Option<&str>) {
-        let mut path = String::with_capacity(self.prefix.len() + 64);
-        path.push_str(&self.prefix);
-        let base = self.prefix.split('/').filter(|c| !c.is_empty()).count();
+        let compiled = &*self.compiled;
+        // The path so far is built only as deep as a path pattern can
+        // match (`reach`), and its deepest level only for the test there:
+        // `path` holds the first `min(depth, keep)` components, the
+        // prefix's included, so a policy whose path patterns are all one
+        // component deep (`/secrets/`) builds nothing.
+        let reach = compiled.reach;
+        let keep = reach.saturating_sub(1);
+        let mut path = String::new();
+        if self.base <= keep {
+            path.push_str(&self.prefix);
+        }
+        let base = self.base;
         let mut depth = base;
         let mut read_only = self.base_read_only.as_deref();
         for component in components {
@@ -471,21 +551,39 @@ impl Layer {
                 "" | "." => continue,
                 ".." => {
                     if depth > base {
-                        let start = path.rfind('/').unwrap_or(0);
-                        path.truncate(start);
+                        if depth <= keep {
+                            let start = path.rfind('/').unwrap_or(0);
+                            path.truncate(start);
+                        }
                         depth -= 1;
                     }
                     continue;
                 }
                 _ => {}
             }
-            if !path.is_empty() {
-                path.push('/');
-            }
-            let start = path.len();
-            path.push_str(&fold(component, folding));
+            let name = match folding {
+                Folding::Exact => Cow::Borrowed(component),
+                _ => fold(component, folding),
+            };
             depth += 1;
-            let (hidden, ro) = self.compiled.hit(&path[start..], &path, depth);
+            let (hidden, ro) = if depth <= keep {
+                if !path.is_empty() {
+                    path.push('/');
+                }
+                path.push_str(&name);
+                compiled.hit(&name, &path, depth)
+            } else if depth == reach && path.is_empty() {
+                compiled.hit(&name, &name, depth)
+            } else if depth == reach {
+                let kept = path.len();
+                path.push('/');
+                path.push_str(&name);
+                let hit = compiled.hit(&name, &path, depth);
+                path.truncate(kept);
+                hit
+            } else {
+                compiled.hit(&name, "", depth)
+            };
             if hidden.is_some() {
                 return (hidden, read_only);
             }
@@ -510,7 +608,7 @@ impl Parts {
     pub(crate) fn judge(&self, rel: &str) -> Verdict<'_> {
         let mut read_only = None;
         for layer in &self.layers {
-            let (hidden, ro) = layer.judge(rel.split('/'), self.folding);
+            let (hidden, ro) = layer.judge(pieces(rel), self.folding);
             if let Some(pattern) = hidden {
                 return Verdict::Hidden(pattern);
             }
@@ -698,6 +796,67 @@ mod tests {
     }
 
     #[test]
+    fn deep_path_patterns_see_the_path_through_dot_dot() {
+        // Path patterns one, two and three components deep (plain and
+        // globs): the path is built only as deep as they reach, and a
+        // `..` takes it back.
+        let p = parts(
+            &["/a/b/c/", "/d/*/f", "/g/"],
+            &["/x/y/"],
+            Folding::Exact,
+            "",
+        );
+        let rows = [
+            ("a/b/c", Verdict::Hidden("/a/b/c/")),
+            ("a/b/c/d/e", Verdict::Hidden("/a/b/c/")),
+            ("a/b/../b/c", Verdict::Hidden("/a/b/c/")),
+            ("a/q/../b/c/k", Verdict::Hidden("/a/b/c/")),
+            ("a/b/c/../../../z", Verdict::Hidden("/a/b/c/")),
+            ("./a//b/./c", Verdict::Hidden("/a/b/c/")),
+            ("a/b", Verdict::Shared),
+            ("q/a/b/c", Verdict::Shared),
+            ("a/b/q/../../c", Verdict::Shared),
+            ("d/e/f", Verdict::Hidden("/d/*/f")),
+            ("d/e/../z/f/x", Verdict::Hidden("/d/*/f")),
+            ("d/f", Verdict::Shared),
+            ("g", Verdict::Hidden("/g/")),
+            ("k/../g/x", Verdict::Hidden("/g/")),
+            ("k/g", Verdict::Shared),
+            ("x/y", Verdict::ReadOnly("/x/y/")),
+            ("x/../x/y/z", Verdict::ReadOnly("/x/y/")),
+            ("../x/y", Verdict::ReadOnly("/x/y/")),
+            ("x/q/../../x/y/k", Verdict::ReadOnly("/x/y/")),
+            ("x/q/y", Verdict::Shared),
+        ];
+        for (rel, verdict) in rows {
+            assert_eq!(p.judge(rel), verdict, "{rel}");
+        }
+        // Below a prefix, and with a `**` (no depth bound).
+        let p = parts(&["/p/a/", "/p/b/c/", "/p/**/z"], &[], Folding::Exact, "p");
+        let rows = [
+            ("a", Verdict::Hidden("/p/a/")),
+            ("b/c", Verdict::Hidden("/p/b/c/")),
+            ("b/../a/x", Verdict::Hidden("/p/a/")),
+            ("../a", Verdict::Hidden("/p/a/")),
+            ("b", Verdict::Shared),
+            ("q/b/c", Verdict::Shared),
+            ("q/r/s/z", Verdict::Hidden("/p/**/z")),
+            ("q/r/../z", Verdict::Hidden("/p/**/z")),
+            ("q/r/s", Verdict::Shared),
+        ];
+        for (rel, verdict) in rows {
+            assert_eq!(p.judge(rel), verdict, "prefix p: {rel}");
+        }
+        // Entries of a listing, at each depth.
+        let p = parts(&["/a/b/c/", "/g/", "*.pem"], &[], Folding::Exact, "");
+        assert!(p.hides_entry("a/b", "c"));
+        assert!(!p.hides_entry("a", "c"));
+        assert!(p.hides_entry("", "g"));
+        assert!(!p.hides_entry("a/b/c", "g"));
+        assert!(p.hides_entry("a/b/c/d", "k.pem"));
+    }
+
+    #[test]
     fn names_fold_as_the_volume_folds_them() {
         let exact = parts(&[".env", "Café/", "*.PEM"], &[], Folding::Exact, "");
         let case = parts(&[".env", "Café/", "*.PEM"], &[], Folding::Case, "");
@@ -845,7 +1004,7 @@ mod tests {
             let reference = compiled.compile_matcher();
             for name in names {
                 let mut hits = Vec::new();
-                names_of.each_match(name, &mut Vec::new(), |i| hits.push(i));
+                names_of.each_match(name, |i| hits.push(i));
                 let want = reference.is_match(name);
                 assert_eq!(!hits.is_empty(), want, "{glob:?} on {name:?}");
                 assert!(hits.iter().all(|&i| i == 7));
