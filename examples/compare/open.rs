@@ -171,7 +171,9 @@ fn set_soft_limit_demo(tree: &Tree) {
     note("lookup.limit_demo", &text);
 }
 
-/// `--profile VARIANT N`: N operations of one variant in this process, for
+/// `--profile VARIANT N`: N operations of one variant in this process
+/// (`parts_uri` and `parts_path`: the open of `uri` and `path` in a set with
+/// the twenty patterns of the `parts` scenario), for
 /// `perf record`, `strace -c` or `valgrind --tool=callgrind` (with
 /// `COMPARE_CALLGRIND=1`, which skips the CPU clock: rustix's vDSO lookup
 /// faults under valgrind).
