@@ -171,7 +171,9 @@ fn set_soft_limit_demo(tree: &Tree) {
     note("lookup.limit_demo", &text);
 }
 
-/// `--profile VARIANT N`: N operations of one variant in this process, for
+/// `--profile VARIANT N`: N operations of one variant in this process
+/// (`parts_uri` and `parts_path`: the open of `uri` and `path` in a set with
+/// the twenty patterns of the `parts` scenario), for
 /// `perf record`, `strace -c` or `valgrind --tool=callgrind` (with
 /// `COMPARE_CALLGRIND=1`, which skips the CPU clock: rustix's vDSO lookup
 /// faults under valgrind).
@@ -179,6 +181,12 @@ pub(crate) fn profile(tree: &Tree, variant: &str, n: usize) {
     let root = tree.target_root();
     let file = tree.target();
     let set = RootSet::from_uris([uri(&root)]);
+    let (hide, read_only) = crate::parts::twenty();
+    let patterned = RootSet::builder()
+        .root(uri(&root))
+        .hide(hide)
+        .read_only(read_only)
+        .build();
     let roots = Roots::default();
     roots.replace(RootSet::from_uris([uri(&root)]));
     let file_uri = uri(&file);
@@ -191,6 +199,8 @@ pub(crate) fn profile(tree: &Tree, variant: &str, n: usize) {
         "naive" => Box::new(|| drop(naive_open(black_box(&file), &root_canonical))),
         "uri" => Box::new(|| drop(set.open(black_box(file_uri.as_str())).unwrap())),
         "path" => Box::new(|| drop(set.open(black_box(file_path.as_str())).unwrap())),
+        "parts_uri" => Box::new(|| drop(patterned.open(black_box(file_uri.as_str())).unwrap())),
+        "parts_path" => Box::new(|| drop(patterned.open(black_box(file_path.as_str())).unwrap())),
         "tracked_uri" | "tracked_watch" => {
             Box::new(|| drop(roots.load().open(black_box(file_uri.as_str())).unwrap()))
         }
@@ -204,7 +214,7 @@ pub(crate) fn profile(tree: &Tree, variant: &str, n: usize) {
         }),
         other => {
             panic!(
-                "unknown variant {other}: std naive uri path tracked_uri tracked_path tracked_watch parse_uri"
+                "unknown variant {other}: std naive uri path parts_uri parts_path tracked_uri tracked_path tracked_watch parse_uri"
             )
         }
     };

@@ -23,6 +23,7 @@ use std::borrow::Cow;
 use crate::error::{Error, Operation};
 use crate::ops::open::{Opened, open_landed, physical_rel};
 use crate::options::hardening::{Hardening, Symlinks};
+use crate::parse::lexical::pieces;
 use crate::root::Selected;
 use crate::root::shared::{Intent, judge};
 use crate::root::writable::check_writes;
@@ -147,5 +148,5 @@ pub(crate) fn join(parent: &str, name: &str) -> String {
 }
 
 fn has_dot_dot(rel: &str) -> bool {
-    rel.split('/').any(|c| c == "..")
+    pieces(rel).any(|c| c == "..")
 }

@@ -13,13 +13,14 @@
 //! compares them (case, and Unicode normalisation on macOS), the patterns
 //! with them.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use globset::{Candidate, GlobSet, GlobSetBuilder};
 
 use crate::options::patterns::{Patterns, glob_builder};
-use crate::parse::lexical::fold;
+use crate::parse::lexical::{fold, pieces};
 use crate::root::beneath::Reach;
 use crate::sys::Folding;
 
@@ -100,11 +101,18 @@ fn slot(folding: Folding) -> usize {
 struct Compiled {
     names: Names,
     /// The path patterns that are plain paths (`secrets`, `a/b`), compared
-    /// directly.
+    /// directly: their depth, text and rule.
     path_literal: Vec<(usize, Box<str>, usize)>,
+    /// The depths of those ([`ByteSet::length`]).
+    path_literal_depths: ByteSet,
     paths: Matcher,
-    /// The fewest and most components a path pattern can match.
+    /// The fewest and most components a path pattern (in `paths`) can
+    /// match.
     depths: (usize, usize),
+    /// The most components any path pattern (plain or not) can match:
+    /// below that depth, only the names are tested, and the path need not
+    /// be built.
+    reach: usize,
     /// Every pattern, hide patterns first, each kind in its order.
     rules: Vec<Compiled1>,
 }
@@ -123,6 +131,19 @@ struct Matcher {
     rule: Vec<usize>,
 }
 
+impl Matcher {
+    /// Calls `hit` with the rule of every glob that matches `path`.
+    #[cold]
+    fn each_match(&self, path: &str, hit: impl FnMut(usize)) {
+        let candidate = Candidate::new(path);
+        if self.set.is_match_candidate(&candidate) {
+            let mut matched = Vec::new();
+            self.set.matches_candidate_into(&candidate, &mut matched);
+            matched.iter().map(|&local| self.rule[local]).for_each(hit);
+        }
+    }
+}
+
 /// The patterns that name one component, by shape: most are a plain name
 /// (`.env`, `.git`), `*` then a plain tail (`*.pem`, `*.min.js`) or a
 /// plain head then `*` (`.env.*`, `id_rsa*`), which `globset` would also
@@ -134,6 +155,8 @@ struct Names {
     /// Plain names and their rules; a map when there are many.
     literal: Vec<(Box<str>, usize)>,
     literal_map: Option<HashMap<Box<str>, Vec<usize>>>,
+    /// The lengths of those names ([`ByteSet::length`]).
+    literal_lengths: ByteSet,
     /// `*` and a plain tail: the tail and the rule.
     suffix: Vec<(Box<str>, usize)>,
     /// The last bytes of those tails (an empty tail: every byte).
@@ -164,6 +187,12 @@ impl ByteSet {
             Some(b) => self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0,
             None => self.0 == [u64::MAX; 4],
         }
+    }
+
+    /// A length or a depth as a member: itself below 255, 255 for any
+    /// larger one (a set of them over-approximates, never misses).
+    fn length(n: usize) -> Option<u8> {
+        Some(u8::try_from(n).unwrap_or(u8::MAX))
     }
 }
 
@@ -207,7 +236,10 @@ impl Names {
         compiled: globset::Glob,
     ) {
         match Self::shape(glob) {
-            Shape::Literal(name) => self.literal.push((name.into(), index)),
+            Shape::Literal(name) => {
+                self.literal_lengths.insert(ByteSet::length(name.len()));
+                self.literal.push((name.into(), index));
+            }
             Shape::Suffix(tail) => {
                 self.suffix_last.insert(tail.bytes().last());
                 self.suffix.push((tail.into(), index));
@@ -235,18 +267,25 @@ impl Names {
     }
 
     /// Calls `hit` with the rule of every pattern that matches `name`.
-    fn each_match(&self, name: &str, scratch: &mut Vec<usize>, mut hit: impl FnMut(usize)) {
-        for (literal, index) in &self.literal {
-            if literal.len() == name.len() && **literal == *name {
-                hit(*index);
+    ///
+    /// Each shape is first tested by a byte set (the lengths of the plain
+    /// names, the last bytes of the tails, the first bytes of the heads),
+    /// so a name that none can match costs three bit tests.
+    #[inline]
+    fn each_match(&self, name: &str, mut hit: impl FnMut(usize)) {
+        let bytes = name.as_bytes();
+        if self.literal_lengths.contains(ByteSet::length(bytes.len())) {
+            for (literal, index) in &self.literal {
+                if **literal == *name {
+                    hit(*index);
+                }
+            }
+            if let Some(map) = &self.literal_map
+                && let Some(indices) = map.get(name)
+            {
+                indices.iter().copied().for_each(&mut hit);
             }
         }
-        if let Some(map) = &self.literal_map
-            && let Some(indices) = map.get(name)
-        {
-            indices.iter().copied().for_each(&mut hit);
-        }
-        let bytes = name.as_bytes();
         if self.suffix_last.contains(bytes.last().copied()) {
             for (tail, index) in &self.suffix {
                 if name.ends_with(&**tail) {
@@ -262,14 +301,7 @@ impl Names {
             }
         }
         if !self.globs.rule.is_empty() {
-            let candidate = Candidate::new(name);
-            if self.globs.set.is_match_candidate(&candidate) {
-                self.globs.set.matches_candidate_into(&candidate, scratch);
-                scratch
-                    .iter()
-                    .map(|&local| self.globs.rule[local])
-                    .for_each(hit);
-            }
+            self.globs.each_match(name, hit);
         }
     }
 }
@@ -334,11 +366,23 @@ impl Compiled {
             rule,
         };
         names.finish(name_globs);
+        let mut path_literal_depths = ByteSet::default();
+        let mut reach = 0;
+        for (depth, _, _) in &path_literal {
+            path_literal_depths.insert(ByteSet::length(*depth));
+            reach = reach.max(*depth);
+        }
+        let paths = build(paths);
+        if !paths.rule.is_empty() {
+            reach = reach.max(depths.1);
+        }
         Self {
             names,
             path_literal,
-            paths: build(paths),
+            path_literal_depths,
+            paths,
             depths,
+            reach,
             rules,
         }
     }
@@ -346,34 +390,55 @@ impl Compiled {
     /// The hide and the read-only pattern that decide for the path `path`
     /// whose last component is `name` and which has `depth` components:
     /// for each kind, the last pattern that matches, unless it is a
-    /// negation.
+    /// negation. Beyond [`Compiled::reach`] no path pattern can match and
+    /// `path` is not read (the caller need not build it).
+    #[inline]
     fn hit(&self, name: &str, path: &str, depth: usize) -> (Option<&str>, Option<&str>) {
+        if self.may_match(name, depth) {
+            self.hit_tested(name, path, depth)
+        } else {
+            (None, None)
+        }
+    }
+
+    /// Whether any pattern can match a path of `depth` components whose
+    /// last is `name`, by the byte sets alone (no compare): most names of
+    /// most paths are answered here.
+    #[inline]
+    fn may_match(&self, name: &str, depth: usize) -> bool {
+        let names = &self.names;
+        let bytes = name.as_bytes();
+        names.literal_lengths.contains(ByteSet::length(bytes.len()))
+            || names.suffix_last.contains(bytes.last().copied())
+            || names.prefix_first.contains(bytes.first().copied())
+            || !names.globs.rule.is_empty()
+            || self.path_literal_depths.contains(ByteSet::length(depth))
+            || (!self.paths.rule.is_empty() && (self.depths.0..=self.depths.1).contains(&depth))
+    }
+
+    /// [`Compiled::hit`] once [`Compiled::may_match`] said a pattern may.
+    fn hit_tested(&self, name: &str, path: &str, depth: usize) -> (Option<&str>, Option<&str>) {
         let mut last = [None::<usize>; 2];
-        let mut scratch = Vec::new();
         let rules = &self.rules;
         let mut record = |index: usize| {
             let slot = usize::from(!rules[index].hide);
             last[slot] = last[slot].max(Some(index));
         };
-        self.names.each_match(name, &mut scratch, &mut record);
-        for (components, literal, index) in &self.path_literal {
-            if *components == depth && **literal == *path {
-                record(*index);
+        self.names.each_match(name, &mut record);
+        if self.path_literal_depths.contains(ByteSet::length(depth)) {
+            for (components, literal, index) in &self.path_literal {
+                if *components == depth && **literal == *path {
+                    record(*index);
+                }
             }
         }
         let in_depth =
             !self.paths.rule.is_empty() && (self.depths.0..=self.depths.1).contains(&depth);
         if in_depth {
-            let candidate = Candidate::new(path);
-            if self.paths.set.is_match_candidate(&candidate) {
-                self.paths
-                    .set
-                    .matches_candidate_into(&candidate, &mut scratch);
-                scratch
-                    .iter()
-                    .map(|&local| self.paths.rule[local])
-                    .for_each(&mut record);
-            }
+            self.paths.each_match(path, &mut record);
+        }
+        if last == [None; 2] {
+            return (None, None);
         }
         let decide = |index: Option<usize>| {
             let rule = &self.rules[index?];
@@ -391,6 +456,8 @@ pub(crate) struct Layer {
     pub(crate) from: Source,
     compiled: Arc<Compiled>,
     prefix: Box<str>,
+    /// The number of components of `prefix`.
+    base: usize,
     /// The root itself lies in a part these rules keep read-only.
     base_read_only: Option<Box<str>>,
 }
@@ -430,6 +497,7 @@ impl Layer {
             from,
             compiled: rules.compiled(folding),
             prefix: Box::from(""),
+            base: 0,
             base_read_only: None,
         };
         let (hidden, read_only) = layer.judge(folded.iter().map(String::as_str), Folding::Exact);
@@ -438,31 +506,33 @@ impl Layer {
         }
         layer.base_read_only = read_only.map(Into::into);
         layer.prefix = folded.join("/").into();
+        layer.base = folded.len();
         Ok(layer)
     }
 
     /// Whether the entry `name` of the shared directory `dir` (below the
     /// root) is hidden: only its own component is tested.
     fn hides_entry(&self, dir: &str, name: &str, folding: Folding) -> bool {
+        let shown = |c: &&str| !matches!(*c, "" | ".");
+        let depth = self.base + pieces(dir).filter(shown).count() + 1;
+        let folded = fold(name, folding);
+        if depth > self.compiled.reach {
+            // No path pattern reaches this deep: the name alone.
+            return self.compiled.hit(&folded, "", depth).0.is_some();
+        }
         let mut path = String::with_capacity(self.prefix.len() + dir.len() + name.len() + 2);
         path.push_str(&self.prefix);
-        let mut depth = self.prefix.split('/').filter(|c| !c.is_empty()).count();
-        for component in dir.split('/').filter(|c| !matches!(*c, "" | ".")) {
+        for component in pieces(dir).filter(shown) {
             if !path.is_empty() {
                 path.push('/');
             }
             path.push_str(&fold(component, folding));
-            depth += 1;
         }
         if !path.is_empty() {
             path.push('/');
         }
-        let start = path.len();
-        path.push_str(&fold(name, folding));
-        self.compiled
-            .hit(&path[start..], &path, depth + 1)
-            .0
-            .is_some()
+        path.push_str(&folded);
+        self.compiled.hit(&folded, &path, depth).0.is_some()
     }
 
     /// The hide and the read-only pattern that match the path of
@@ -474,9 +544,19 @@ impl Layer {
         components: impl Iterator<Item = &'a str>,
         folding: Folding,
     ) -> (Option<&str>, Option<&str>) {
-        let mut path = String::with_capacity(self.prefix.len() + 64);
-        path.push_str(&self.prefix);
-        let base = self.prefix.split('/').filter(|c| !c.is_empty()).count();
+        let compiled = &*self.compiled;
+        // The path so far is built only as deep as a path pattern can
+        // match (`reach`), and its deepest level only for the test there:
+        // `path` holds the first `min(depth, keep)` components, the
+        // prefix's included, so a policy whose path patterns are all one
+        // component deep (`/secrets/`) builds nothing.
+        let reach = compiled.reach;
+        let keep = reach.saturating_sub(1);
+        let mut path = String::new();
+        if self.base <= keep {
+            path.push_str(&self.prefix);
+        }
+        let base = self.base;
         let mut depth = base;
         let mut read_only = self.base_read_only.as_deref();
         for component in components {
@@ -484,21 +564,39 @@ impl Layer {
                 "" | "." => continue,
                 ".." => {
                     if depth > base {
-                        let start = path.rfind('/').unwrap_or(0);
-                        path.truncate(start);
+                        if depth <= keep {
+                            let start = path.rfind('/').unwrap_or(0);
+                            path.truncate(start);
+                        }
                         depth -= 1;
                     }
                     continue;
                 }
                 _ => {}
             }
-            if !path.is_empty() {
-                path.push('/');
-            }
-            let start = path.len();
-            path.push_str(&fold(component, folding));
+            let name = match folding {
+                Folding::Exact => Cow::Borrowed(component),
+                _ => fold(component, folding),
+            };
             depth += 1;
-            let (hidden, ro) = self.compiled.hit(&path[start..], &path, depth);
+            let (hidden, ro) = if depth <= keep {
+                if !path.is_empty() {
+                    path.push('/');
+                }
+                path.push_str(&name);
+                compiled.hit(&name, &path, depth)
+            } else if depth == reach && path.is_empty() {
+                compiled.hit(&name, &name, depth)
+            } else if depth == reach {
+                let kept = path.len();
+                path.push('/');
+                path.push_str(&name);
+                let hit = compiled.hit(&name, &path, depth);
+                path.truncate(kept);
+                hit
+            } else {
+                compiled.hit(&name, "", depth)
+            };
             if hidden.is_some() {
                 return (hidden, read_only);
             }
@@ -555,7 +653,7 @@ impl Parts {
     pub(crate) fn judge(&self, rel: &str) -> Verdict<'_> {
         let mut read_only = None;
         for layer in &self.layers {
-            let (hidden, ro) = layer.judge(rel.split('/'), self.folding);
+            let (hidden, ro) = layer.judge(pieces(rel), self.folding);
             if let Some(pattern) = hidden {
                 return Verdict::Hidden(pattern);
             }
@@ -607,323 +705,4 @@ impl Parts {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parts(hide: &[&str], read_only: &[&str], folding: Folding, prefix: &str) -> Parts {
-        let rules = Rules::new(
-            &Patterns::parse(hide).unwrap(),
-            &Patterns::parse(read_only).unwrap(),
-        )
-        .unwrap();
-        Parts {
-            layers: vec![Layer::new(&rules, Source::Policy, folding, prefix).unwrap()],
-            folding,
-        }
-    }
-
-    const HIDE: &[&str] = &[
-        "**/.git/",
-        ".env",
-        ".env.*",
-        "*.pem",
-        "/secrets/",
-        "!keep.pem",
-    ];
-
-    #[test]
-    fn hidden_rows() {
-        let p = parts(HIDE, &[], Folding::Exact, "");
-        let hidden = [
-            (".env", ".env"),
-            ("a/b/.env", ".env"),
-            (".env.local", ".env.*"),
-            ("x/.env.prod/inner", ".env.*"),
-            (".git", "**/.git/"),
-            (".git/config", "**/.git/"),
-            ("sub/.git/objects/ab/cd", "**/.git/"),
-            ("key.pem", "*.pem"),
-            ("deep/er/key.pem", "*.pem"),
-            ("secrets", "/secrets/"),
-            ("secrets/keep.pem", "/secrets/"),
-            ("secrets/a/b", "/secrets/"),
-            ("./secrets/x", "/secrets/"),
-            ("secrets/../a", "/secrets/"),
-            ("a/../.env", ".env"),
-            ("a//.env", ".env"),
-            ("a/./.git/HEAD", "**/.git/"),
-        ];
-        for (rel, pattern) in hidden {
-            assert_eq!(p.judge(rel), Verdict::Hidden(pattern), "{rel}");
-        }
-        let shared = [
-            ".",
-            "",
-            "a",
-            "keep.pem",
-            "a/keep.pem",
-            "sub/secrets/x",
-            ".environment",
-            "env",
-            "a.pem.txt",
-            ".gitignore",
-            "x.git",
-            "src/main.rs",
-        ];
-        for rel in shared {
-            assert_eq!(p.judge(rel), Verdict::Shared, "{rel}");
-        }
-    }
-
-    #[test]
-    fn hidden_wins_and_read_only_covers_what_is_beneath() {
-        let p = parts(
-            &["*.key"],
-            &["/vendor/", "*.lock", "!Cargo.lock", "docs"],
-            Folding::Exact,
-            "",
-        );
-        let rows = [
-            ("vendor", Verdict::ReadOnly("/vendor/")),
-            ("vendor/a/b.rs", Verdict::ReadOnly("/vendor/")),
-            ("vendor/Cargo.lock", Verdict::ReadOnly("/vendor/")),
-            ("vendor/x.key", Verdict::Hidden("*.key")),
-            ("x/yarn.lock", Verdict::ReadOnly("*.lock")),
-            ("Cargo.lock", Verdict::Shared),
-            ("a/docs/x", Verdict::ReadOnly("docs")),
-            ("a/docs", Verdict::ReadOnly("docs")),
-            ("src/lib.rs", Verdict::Shared),
-            ("docs.md", Verdict::Shared),
-        ];
-        for (rel, verdict) in rows {
-            assert_eq!(p.judge(rel), verdict, "{rel}");
-        }
-    }
-
-    #[test]
-    fn a_negation_never_reaches_beneath_a_hidden_directory() {
-        let p = parts(
-            &["/build/", "!build/keep", "*.log", "!important.log"],
-            &[],
-            Folding::Exact,
-            "",
-        );
-        assert_eq!(p.judge("build/keep"), Verdict::Hidden("/build/"));
-        assert_eq!(p.judge("build/keep/x"), Verdict::Hidden("/build/"));
-        assert_eq!(p.judge("important.log"), Verdict::Shared);
-        assert_eq!(p.judge("a/important.log"), Verdict::Shared);
-        assert_eq!(p.judge("a/other.log"), Verdict::Hidden("*.log"));
-        // A negation re-includes a name; a later pattern hides it again.
-        let again = parts(&["*.log", "!a.log", "a.*"], &[], Folding::Exact, "");
-        assert_eq!(again.judge("a.log"), Verdict::Hidden("a.*"));
-    }
-
-    #[test]
-    fn a_trailing_slash_or_none_covers_the_same() {
-        for pattern in ["secrets", "secrets/", "/secrets", "/secrets/"] {
-            let p = parts(&[pattern], &[], Folding::Exact, "");
-            for rel in ["secrets", "secrets/a", "secrets/a/b.txt"] {
-                assert_eq!(p.judge(rel), Verdict::Hidden(pattern), "{pattern} {rel}");
-            }
-            let anchored = pattern.starts_with('/');
-            assert_eq!(
-                p.judge("x/secrets/a") == Verdict::Shared,
-                anchored,
-                "{pattern}"
-            );
-        }
-    }
-
-    #[test]
-    fn anchored_patterns_are_relative_to_the_prefix() {
-        // The root is `proj` below the directory the patterns name.
-        let p = parts(
-            &["/proj/secrets/", "/other/"],
-            &["/proj/ro/"],
-            Folding::Exact,
-            "proj",
-        );
-        assert_eq!(p.judge("secrets/x"), Verdict::Hidden("/proj/secrets/"));
-        assert_eq!(p.judge("ro/x"), Verdict::ReadOnly("/proj/ro/"));
-        assert_eq!(p.judge("other"), Verdict::Shared);
-        assert_eq!(p.judge("proj/secrets"), Verdict::Shared);
-        // A root inside a read-only part is read-only everywhere beneath.
-        let inside = parts(&[".env"], &["/vendor/"], Folding::Exact, "vendor/lib");
-        assert_eq!(inside.judge("a.rs"), Verdict::ReadOnly("/vendor/"));
-        assert_eq!(inside.judge("."), Verdict::ReadOnly("/vendor/"));
-        assert_eq!(inside.judge("x/.env"), Verdict::Hidden(".env"));
-        // A root inside a hidden part is refused whole.
-        let rules = Rules::new(&Patterns::parse(["/secrets/"]).unwrap(), &Patterns::new()).unwrap();
-        let err = Layer::new(&rules, Source::Policy, Folding::Exact, "secrets/inner").unwrap_err();
-        assert_eq!(&*err, "/secrets/");
-        assert!(Layer::new(&rules, Source::Policy, Folding::Exact, "not/secrets").is_ok());
-    }
-
-    #[test]
-    fn names_fold_as_the_volume_folds_them() {
-        let exact = parts(&[".env", "Café/", "*.PEM"], &[], Folding::Exact, "");
-        let case = parts(&[".env", "Café/", "*.PEM"], &[], Folding::Case, "");
-        let mac = parts(
-            &[".env", "Café/", "*.PEM"],
-            &[],
-            Folding::CaseAndNormalization,
-            "",
-        );
-        let nfd = "Cafe\u{301}/x";
-        let rows: [(&str, [bool; 3]); 9] = [
-            (".env", [true, true, true]),
-            (".ENV", [false, true, true]),
-            (".Env", [false, true, true]),
-            ("a/.eNv", [false, true, true]),
-            ("key.pem", [false, true, true]),
-            ("key.PEM", [true, true, true]),
-            ("Café/x", [true, true, true]),
-            ("CAFÉ/x", [false, true, true]),
-            (nfd, [false, false, true]),
-        ];
-        for (rel, [e, c, m]) in rows {
-            assert_eq!(
-                matches!(exact.judge(rel), Verdict::Hidden(_)),
-                e,
-                "exact {rel}"
-            );
-            assert_eq!(
-                matches!(case.judge(rel), Verdict::Hidden(_)),
-                c,
-                "case {rel}"
-            );
-            assert_eq!(matches!(mac.judge(rel), Verdict::Hidden(_)), m, "mac {rel}");
-        }
-        // Folded prefixes too.
-        let rules = Rules::new(&Patterns::parse(["/Secrets/"]).unwrap(), &Patterns::new()).unwrap();
-        assert!(Layer::new(&rules, Source::Policy, Folding::Case, "SECRETS/x").is_err());
-        assert!(Layer::new(&rules, Source::Policy, Folding::Exact, "SECRETS/x").is_ok());
-    }
-
-    #[test]
-    fn entries_are_judged_in_their_directory() {
-        let p = parts(HIDE, &["docs"], Folding::Exact, "");
-        assert!(p.hides_entry("", ".env"));
-        assert!(p.hides_entry("a/b", ".env"));
-        assert!(p.hides_entry("", "secrets"));
-        assert!(!p.hides_entry("a", "secrets"));
-        // The directory is taken as judged already: only the name counts.
-        assert!(!p.hides_entry("secrets", "keep.pem"));
-        assert!(p.hides_entry("a/b/c", "x.pem"));
-        assert!(!p.hides_entry("a", "keep.pem"));
-        assert!(!p.hides_entry("", "docs"));
-    }
-
-    #[test]
-    fn layers_combine_and_compare_by_text() {
-        let a = parts(&[".env"], &[], Folding::Exact, "");
-        let b = parts(&[".env"], &[], Folding::Exact, "");
-        assert!(a.same_as(&b));
-        assert!(!a.same_as(&parts(&[".env"], &[], Folding::Exact, "x")));
-        assert!(!a.same_as(&parts(&["*.pem"], &[], Folding::Exact, "")));
-        let mut both = a.clone();
-        both.layers
-            .extend(parts(&[], &["*.md"], Folding::Exact, "").layers);
-        assert_eq!(both.judge("x/.env"), Verdict::Hidden(".env"));
-        assert_eq!(both.judge("x/a.md"), Verdict::ReadOnly("*.md"));
-        assert_eq!(both.judge("x/a.rs"), Verdict::Shared);
-    }
-
-    #[test]
-    fn one_pass_is_cheap() {
-        // Twenty patterns, a ten-deep path: one pass of cheap compares.
-        let hide: Vec<String> = (0..10).map(|i| format!("*.secret{i}")).collect();
-        let ro: Vec<String> = (0..10).map(|i| format!("/vendor{i}/")).collect();
-        let hide: Vec<&str> = hide.iter().map(String::as_str).collect();
-        let ro: Vec<&str> = ro.iter().map(String::as_str).collect();
-        let p = parts(&hide, &ro, Folding::Exact, "");
-        let rel = "a/b/c/d/e/f/g/h/i/file.txt";
-        assert_eq!(p.judge(rel), Verdict::Shared);
-        let start = std::time::Instant::now();
-        for _ in 0..1000 {
-            std::hint::black_box(p.judge(std::hint::black_box(rel)));
-        }
-        // Generous for a debug build on a loaded machine; the release
-        // figure is in docs/PERFORMANCE.md.
-        assert!(start.elapsed() < std::time::Duration::from_secs(2));
-    }
-
-    #[test]
-    fn names_of_a_plain_shape_match_as_their_glob_does() {
-        // Each one-component glob, matched by its shape, against the same
-        // glob in a `GlobSet`, on names that hit and miss each shape.
-        let globs = [
-            ".env",
-            ".git",
-            "*.pem",
-            "*.min.js",
-            "*",
-            ".env.*",
-            "id_rsa*",
-            "LICENSE*",
-            "a*b",
-            "?.txt",
-            "[ab].pem",
-            "{x,y}.lock",
-            "\\*lit",
-            "*.",
-            ".*",
-        ];
-        let names = [
-            ".env",
-            ".env.local",
-            ".envx",
-            "x.env",
-            ".git",
-            "key.pem",
-            ".pem",
-            "pem",
-            "a.min.js",
-            "min.js",
-            "id_rsa",
-            "id_rsa.pub",
-            "xid_rsa",
-            "LICENSE",
-            "LICENSE-MIT",
-            "ab",
-            "axb",
-            "a.txt",
-            "ab.txt",
-            "a.pem",
-            "c.pem",
-            "x.lock",
-            "*lit",
-            "lit",
-            "x.",
-            ".hidden",
-            "",
-        ];
-        for glob in globs {
-            let mut names_of = Names::default();
-            let mut builder = GlobSetBuilder::new();
-            let compiled = glob_builder(glob).build().unwrap();
-            names_of.add(glob, 7, &mut builder, compiled.clone());
-            names_of.finish(builder);
-            let reference = compiled.compile_matcher();
-            for name in names {
-                let mut hits = Vec::new();
-                names_of.each_match(name, &mut Vec::new(), |i| hits.push(i));
-                let want = reference.is_match(name);
-                assert_eq!(!hits.is_empty(), want, "{glob:?} on {name:?}");
-                assert!(hits.iter().all(|&i| i == 7));
-            }
-        }
-    }
-
-    #[test]
-    fn many_plain_names_are_looked_up_in_a_map() {
-        let hide: Vec<String> = (0..40).map(|i| format!("name{i}")).collect();
-        let mut hide: Vec<&str> = hide.iter().map(String::as_str).collect();
-        hide.push("!name7");
-        let p = parts(&hide, &["name3"], Folding::Exact, "");
-        assert_eq!(p.judge("a/name39/b"), Verdict::Hidden("name39"));
-        assert_eq!(p.judge("name7/x"), Verdict::Shared);
-        assert_eq!(p.judge("name3"), Verdict::Hidden("name3"));
-        assert_eq!(p.judge("name40"), Verdict::Shared);
-    }
-}
+mod tests;
