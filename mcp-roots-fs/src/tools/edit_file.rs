@@ -6,6 +6,7 @@
 
 mod apply;
 mod diff;
+mod lines;
 
 use std::io::Read;
 
