@@ -40,7 +40,7 @@ pub(crate) async fn run(server: &FsServer, call: ToolCall, args: EditFile) -> Ca
                     let old = String::from_utf8_lossy(&bytes).replace("\r\n", "\n");
                     let new = apply::apply(&old, &edits).map_err(failed)?;
                     let shown = physical(snap, &scoped);
-                    let fenced = diff::fenced(&diff::unified(&old, &new, &shown));
+                    let fenced = diff::fenced(&diff::of_edit(&old, &new, &shown));
                     Ok::<_, Stop>((scoped, new, fenced))
                 })
                 .await?;

@@ -18,6 +18,14 @@ use super::lines::{self, Kind};
 /// Kept lines shown around a change (jsdiff's default `context`).
 const CONTEXT: usize = 4;
 
+/// The patch `edit_file` shows for `old` → `new` (its texts with their
+/// line ends made LF once): the original makes them LF a second time before
+/// the diff, so a `\r\r\n` in the file is a `\n` in the patch (and a
+/// `\r\n` in what is written).
+pub(super) fn of_edit(old: &str, new: &str, name: &str) -> String {
+    unified(&old.replace("\r\n", "\n"), &new.replace("\r\n", "\n"), name)
+}
+
 /// The patch of `old` → `new`, both named `name`.
 pub(super) fn unified(old: &str, new: &str, name: &str) -> String {
     let (old, new) = (lines::split(old), lines::split(new));
@@ -185,6 +193,18 @@ mod tests {
     fn a_last_line_without_newline_is_marked() {
         let got = unified("a\nb", "a\nc", "f");
         assert!(got.ends_with("@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"), "{got}");
+    }
+
+    #[test]
+    fn an_edit_makes_line_ends_lf_again_before_the_diff() {
+        // A file's `\r\r\n` was read as `\r\n`; the patch shows `\n`.
+        let got = of_edit("one\ntwo\n\r\nthree", "one\n2\n\r\nthree", "f");
+        assert!(
+            got.ends_with(
+                "@@ -1,4 +1,4 @@\n one\n-two\n+2\n \n three\n\\ No newline at end of file\n"
+            ),
+            "{got:?}"
+        );
     }
 
     #[test]
