@@ -2,7 +2,7 @@
 //! with both names the file's path and the headers `original` and
 //! `modified`, byte for byte.
 //!
-//! - The line changes are jsdiff's (see [`lines`](super::lines)).
+//! - The line changes are jsdiff's (see [`lines`]).
 //! - A hunk opens at a change with up to 4 kept lines before it; kept lines
 //!   between two changes stay inside the hunk when there are at most 8 of
 //!   them and more of the file follows, else the hunk closes after 4 of
