@@ -6,11 +6,12 @@
 //! - A line is its text with the `\n` that ends it (a `\r` before it is
 //!   part of the line); a last line without one is a line of its own, so
 //!   `b` and `b\n` differ.
-//! - The search runs the diagonals of each edit length from the lowest,
-//!   and on each takes the neighbour that reaches farther into the old
-//!   lines: an insertion from the diagonal above when its path is strictly
-//!   farther, else a removal from the one below. Equal lines are then
-//!   followed as far as they go.
+//! - The search runs the diagonals of each edit length from the lowest.
+//!   On each it extends a neighbour's path by one line: when both an
+//!   insertion (from the diagonal above) and a removal (from the one below)
+//!   stay within the texts, the insertion only if its path is strictly
+//!   farther into the old lines. Equal lines are then followed as far as
+//!   they go.
 //! - Once a path touches the end of the old lines (or of the new), no
 //!   diagonal beyond it is tried again: jsdiff's pruning, which changes
 //!   which of the shortest scripts is found.
