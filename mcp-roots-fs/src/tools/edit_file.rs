@@ -4,6 +4,8 @@
 //! a fenced block, and writes the result atomically unless `dryRun`. With
 //! `--confirm`, an edit that would be applied asks the user first.
 
+#[cfg(test)]
+mod against_node;
 mod apply;
 mod diff;
 mod lines;

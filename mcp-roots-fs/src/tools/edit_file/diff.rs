@@ -169,8 +169,6 @@ fn hunks<'a>(blocks: &[Block<'a>]) -> Vec<Hunk<'a>> {
 }
 
 #[cfg(test)]
-mod against_jsdiff;
-#[cfg(test)]
 mod cases;
 
 #[cfg(test)]
