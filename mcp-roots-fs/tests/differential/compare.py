@@ -307,6 +307,9 @@ def calls() -> list[Call]:
         for dry in (True, False):
             add(f"edit {'dry run' if dry else 'applied'}: {label}", "edit_file",
                 lambda b, n=name, e=edits, d=dry: {"path": r(b, n), "edits": [{"oldText": o, "newText": w} for o, w in e], "dryRun": d})
+    # The patch names the file by its resolved path.
+    add("edit through link inside (patch names the target)", "edit_file", lambda b: {"path": r(b, "link_in"), "edits": [{"oldText": "link", "newText": "the link"}], "dryRun": True})
+    add("edit relative path (patch names the absolute path)", "edit_file", lambda b: {"path": "e_dup.txt", "edits": [{"oldText": "x = 2", "newText": "x = 3"}]})
     # directories and moves
     add("mkdir nested", "create_directory", lambda b: {"path": r(b, "made/a/b")})
     add("mkdir existing", "create_directory", lambda b: {"path": r(b, "sub")})
