@@ -4,8 +4,11 @@
 //! a fenced block, and writes the result atomically unless `dryRun`. With
 //! `--confirm`, an edit that would be applied asks the user first.
 
+#[cfg(test)]
+mod against_node;
 mod apply;
 mod diff;
+mod lines;
 
 use std::io::Read;
 
@@ -39,7 +42,7 @@ pub(crate) async fn run(server: &FsServer, call: ToolCall, args: EditFile) -> Ca
                     let old = String::from_utf8_lossy(&bytes).replace("\r\n", "\n");
                     let new = apply::apply(&old, &edits).map_err(failed)?;
                     let shown = physical(snap, &scoped);
-                    let fenced = diff::fenced(&diff::unified(&old, &new, &shown));
+                    let fenced = diff::fenced(&diff::of_edit(&old, &new, &shown));
                     Ok::<_, Stop>((scoped, new, fenced))
                 })
                 .await?;

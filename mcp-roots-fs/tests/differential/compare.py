@@ -282,6 +282,36 @@ def calls() -> list[Call]:
     add("edit with backticks", "edit_file", lambda b: {"path": r(b, "ticks.md"), "edits": [{"oldText": "code", "newText": "more code"}]})
     add("edit far apart (two hunks)", "edit_file", lambda b: {"path": r(b, "lines.txt"), "edits": [{"oldText": "line 5\n", "newText": "LINE 5\n"}, {"oldText": "line 1500\n", "newText": ""}]})
     add("edit outside", "edit_file", lambda b: {"path": r(b, "link_out"), "edits": [{"oldText": "secret", "newText": "x"}]})
+    # edit_file's diff, line for line jsdiff's: files written here, each
+    # edit shown (dryRun) then applied.
+    long = "".join(f"line {i}\n" for i in range(1, 61))
+    diff_cases: list[tuple[str, str, str, list[tuple[str, str]]]] = [
+        ("equal lines, the first replaced", "e_dup.txt", "x = 1\nx = 1\n", [("x = 1", "x = 2")]),
+        ("a repeated pair", "e_pair.txt", "a\nb\na\nb\n", [("a\nb\na", "b\na\nb")]),
+        ("empty file to content", "e_empty.txt", "", [("", "a\nb\n")]),
+        ("delete all", "e_all.txt", "a\nb\n", [("a\nb\n", "")]),
+        ("content to one line without newline", "e_one.txt", "a\nb\n", [("a\nb\n", "c")]),
+        ("a trailing newline added", "e_nonl.txt", "a\nb", [("b", "b\n")]),
+        ("the last line without newline changed", "e_nonl2.txt", "a\nb\nc", [("c", "C")]),
+        ("crlf, a stray cr kept", "e_crlf.txt", "one\r\ntwo\r\n\r\r\nthree", [("two", "2")]),
+        ("insert at the start", "e_start.txt", long, [("line 1\n", "line 0\nline 1\n")]),
+        ("append at the end", "e_end.txt", long, [("line 60\n", "line 60\nline 61\n")]),
+        ("close edits share a hunk", "e_near.txt", long, [("line 10\n", "X\n"), ("line 19\n", "Y\n")]),
+        ("edits 9 apart give two hunks", "e_apart.txt", long, [("line 10\n", "X\n"), ("line 20\n", "Y\n")]),
+        ("three hunks", "e_three.txt", long, [("line 3\n", ""), ("line 30\n", "A\nB\n"), ("line 58\n", "C\n")]),
+        ("a line moved", "e_move.txt", "1\n2\n3\n4\n5\n", [("1\n", ""), ("5\n", "5\n1\n")]),
+        ("a byte order mark is whitespace to the match", "e_bom.txt", "\ufeffab\ncd\n", [("ab\n  cd", "x\n  y")]),
+        ("U+0085 is not whitespace to the match", "e_nel.txt", "\u0085ab\ncd\n", [("ab\n  cd", "x\n  y")]),
+        ("braces, whitespace-tolerant", "e_braces.txt", "fn a() {\n    1\n}\n\nfn b() {\n    2\n}\n", [("}\n\nfn b() {", "}\n\nfn c() {\n    3\n}\n\nfn b() {")]),
+    ]
+    for label, name, content, edits in diff_cases:
+        add(f"write {name}", "write_file", lambda b, n=name, t=content: {"path": r(b, n), "content": t})
+        for dry in (True, False):
+            add(f"edit {'dry run' if dry else 'applied'}: {label}", "edit_file",
+                lambda b, n=name, e=edits, d=dry: {"path": r(b, n), "edits": [{"oldText": o, "newText": w} for o, w in e], "dryRun": d})
+    # The patch names the file by its resolved path.
+    add("edit through link inside (patch names the target)", "edit_file", lambda b: {"path": r(b, "link_in"), "edits": [{"oldText": "link", "newText": "the link"}], "dryRun": True})
+    add("edit relative path (patch names the absolute path)", "edit_file", lambda b: {"path": "e_dup.txt", "edits": [{"oldText": "x = 2", "newText": "x = 3"}]})
     # directories and moves
     add("mkdir nested", "create_directory", lambda b: {"path": r(b, "made/a/b")})
     add("mkdir existing", "create_directory", lambda b: {"path": r(b, "sub")})

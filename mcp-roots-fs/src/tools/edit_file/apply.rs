@@ -2,7 +2,9 @@
 //! failing that, the first run of lines equal to `oldText`'s lines once
 //! each is trimmed, replaced by `newText` re-indented: its first line at
 //! the matched line's indentation, later lines at that indentation plus
-//! what they had beyond `oldText`'s line at the same place.
+//! what they had beyond `oldText`'s line at the same place. Whitespace is
+//! JavaScript's (`trim`, `\s`): a byte order mark is whitespace, U+0085 is
+//! not.
 
 /// `content` with `edits` applied in order (line ends already LF).
 ///
@@ -24,7 +26,7 @@ pub(super) fn apply(content: &str, edits: &[(String, String)]) -> Result<String,
             old_lines
                 .iter()
                 .zip(&lines[i..])
-                .all(|(o, c)| o.trim() == c.trim())
+                .all(|(o, c)| trim(o) == trim(c))
         });
         let Some(i) = found else {
             return Err(format!("Could not find exact match for edit:\n{old_text}"));
@@ -35,13 +37,13 @@ pub(super) fn apply(content: &str, edits: &[(String, String)]) -> Result<String,
             .enumerate()
             .map(|(j, line)| {
                 if j == 0 {
-                    return format!("{indent}{}", line.trim_start());
+                    return format!("{indent}{}", trim_start(line));
                 }
                 let old_indent = old_lines.get(j).map_or("", |l| leading(l));
                 let new_indent = leading(line);
                 if !old_indent.is_empty() && !new_indent.is_empty() {
                     let extra = utf16_len(new_indent).saturating_sub(utf16_len(old_indent));
-                    format!("{indent}{}{}", " ".repeat(extra), line.trim_start())
+                    format!("{indent}{}{}", " ".repeat(extra), trim_start(line))
                 } else {
                     line.to_owned()
                 }
@@ -53,9 +55,24 @@ pub(super) fn apply(content: &str, edits: &[(String, String)]) -> Result<String,
     Ok(modified)
 }
 
+/// JavaScript's whitespace: Unicode's, less U+0085, plus U+FEFF.
+fn js_space(c: char) -> bool {
+    (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}'
+}
+
+/// JavaScript's `trim`.
+fn trim(s: &str) -> &str {
+    s.trim_matches(js_space)
+}
+
+/// JavaScript's `trimStart`.
+fn trim_start(s: &str) -> &str {
+    s.trim_start_matches(js_space)
+}
+
 /// The leading whitespace of `line` (JavaScript's `\s*`).
 fn leading(line: &str) -> &str {
-    &line[..line.len() - line.trim_start().len()]
+    &line[..line.len() - trim_start(line).len()]
 }
 
 fn utf16_len(s: &str) -> usize {
@@ -88,6 +105,12 @@ mod tests {
         // A new line without indentation (old had none there) stays as it is.
         let got = one("  x\n  y\n", "x \ny", "x\nz\nw").unwrap();
         assert_eq!(got, "  x\nz\nw\n");
+        // A byte order mark is whitespace to the match, U+0085 is not.
+        assert_eq!(
+            one("\u{feff}ab\ncd", "ab\n cd", "x\ny").unwrap(),
+            "\u{feff}x\ny"
+        );
+        assert!(one("\u{85}ab\ncd", "ab\n cd", "x\ny").is_err());
         assert!(
             one("abc", "zzz", "y")
                 .unwrap_err()
