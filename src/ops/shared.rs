@@ -119,11 +119,10 @@ pub(crate) fn open_changing<'s>(
     let location = How::location(true, Hardening::default());
     let dir = open_judged(sel, parent, location, op)?;
     check_writes(dir.opened.hardening, op, sel.input)?;
-    if let Some(path) = &dir.path {
-        let full = join(path, name);
-        judge(dir.opened.root, &full, Intent::Change, op, sel.input)?;
-    }
     let parent_dir = cap_std::fs::Dir::from_std_file(dir.opened.file);
+    if let Some(path) = &dir.path {
+        judge_change(dir.opened.root, path, &parent_dir, name, op, sel.input)?;
+    }
     let leaf_how = How {
         hardening: dir.opened.hardening,
         ..how
@@ -136,6 +135,24 @@ pub(crate) fn open_changing<'s>(
         hardening: dir.opened.hardening,
         truncate_pending: false,
     })
+}
+
+/// Judges a change to the entry `name` of the directory `parent`, whose
+/// physical path below `root` is `parent_path`, before anything changes:
+/// the path is the parent's plus the name the entry has on disk, which is
+/// the name as given unless that is another spelling no folding knows (an
+/// 8.3 short name on Windows, see [`sys::name_on_disk`]).
+pub(crate) fn judge_change(
+    root: &crate::root::Root,
+    parent_path: &str,
+    parent: &cap_std::fs::Dir,
+    name: &str,
+    op: Operation,
+    input: &str,
+) -> Result<(), Error> {
+    let on_disk = sys::name_on_disk(parent, name).map_err(|e| Error::from_os(e, op, input))?;
+    let full = join(parent_path, on_disk.as_deref().unwrap_or(name));
+    judge(root, &full, Intent::Change, op, input)
 }
 
 /// `parent/name` (`name` alone below the root itself).
