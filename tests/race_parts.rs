@@ -170,7 +170,7 @@ struct Window {
 fn dot_dot_race(mut open: impl FnMut(&RootSet, &str) -> bool) -> Window {
     let (tmp, set) = fixture();
     let root = tmp.path().join("root");
-    let chain = vec!["e"; CHAIN].join("/");
+    let chain = ["e"; CHAIN].join("/");
     for top in ["pub/d", "secrets/d"] {
         fs::create_dir_all(root.join(top).join(&chain)).expect("mkdir");
     }
@@ -186,7 +186,7 @@ fn dot_dot_race(mut open: impl FnMut(&RootSet, &str) -> bool) -> Window {
             }
         })
     };
-    let up = vec![".."; CHAIN + 1].join("/");
+    let up = [".."; CHAIN + 1].join("/");
     let target = format!("{}/pub/d/{chain}/{up}/f.txt", root.display());
     let mut window = Window::default();
     let start = Instant::now();
