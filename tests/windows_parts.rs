@@ -189,6 +189,8 @@ enum Act {
     RenameTo(&'static str),
     /// Copies the input to `to`.
     CopyTo(&'static str),
+    /// Copies the row's `from` to the input (a new name).
+    CopyOnto(&'static str),
     CreateDirAll,
     List,
 }
@@ -274,6 +276,10 @@ fn run(set: &RootSet, tree: &Tree, act: Act, input: &str) -> Result<Done, Error>
             set.copy(input, &path(to))?;
             Done::Changed
         }
+        Act::CopyOnto(from) => {
+            set.copy(&path(from), input)?;
+            Done::Changed
+        }
         Act::CreateDirAll => {
             set.create_dir_all(input)?;
             Done::Changed
@@ -345,11 +351,13 @@ fn check(row: &Row, patterns: bool) -> Option<Result<(), String>> {
                         && after.get(object).cloned().flatten() == Some(content(from))
                 }
                 (Act::RenameTo(to), Done::Changed) => {
-                    !after.contains_key(object)
-                        && after.get(to).cloned().flatten() == Some(content(object))
+                    !after.contains_key(object) && after.get(to) == before.get(object)
                 }
                 (Act::CopyTo(to), Done::Changed) => {
                     after.get(to).cloned().flatten() == Some(content(object))
+                }
+                (Act::CopyOnto(from), Done::Changed) => {
+                    after.get(object).cloned().flatten() == Some(content(from))
                 }
                 (Act::CreateDirAll, Done::Changed) => after.get(object) == Some(&None),
                 (_, Done::Changed) => {
@@ -538,6 +546,25 @@ fn hidden_names_in_every_windows_spelling_are_never_changed() {
             Allow(".env"),
         ),
         row(
+            r"{R}\{ENV~}",
+            Act::CopyOnto("pub.txt"),
+            HIDDEN,
+            Refuse("already_exists"),
+        ),
+        row(
+            r"{R}\{KEYS~}\new.txt",
+            Act::CopyOnto("pub.txt"),
+            HIDDEN,
+            Allow("secret-keys/new.txt"),
+        ),
+        row(
+            r"{R}\{KEYS~}",
+            Act::RenameTo("keys"),
+            HIDDEN,
+            Allow("secret-keys"),
+        ),
+        row(r"{R}\{GIT~}", Act::RenameTo("git"), HIDDEN, Allow(".git")),
+        row(
             r"{R}\{KEYS~}\id.txt",
             Act::Write,
             HIDDEN,
@@ -638,6 +665,18 @@ fn read_only_names_in_every_windows_spelling_are_never_changed() {
             Act::Write,
             READ_ONLY_,
             Allow("vendor/lib.rs"),
+        ),
+        row(
+            r"{R}\{LOCK~}",
+            Act::RenameTo("moved.lock"),
+            READ_ONLY_,
+            Allow("Cargo.lock"),
+        ),
+        row(
+            r"{R}\VENDOR",
+            Act::RenameTo("vendored"),
+            READ_ONLY_,
+            Allow("vendor"),
         ),
         // Reading and copying out stay allowed.
         row(
