@@ -262,7 +262,9 @@ mod tests {
                 "{id}"
             );
         }
-        let with_patterns = cases.iter().filter(|c| !c.hide.is_empty() || !c.read_only.is_empty());
+        let with_patterns = cases
+            .iter()
+            .filter(|c| !c.hide.is_empty() || !c.read_only.is_empty());
         assert!(
             with_patterns.clone().any(|c| c.expect == "hidden")
                 && with_patterns.clone().any(|c| c.expect == "read_only")
