@@ -296,7 +296,8 @@
 //! whatever Windows version would still read them as devices: a server has
 //! no use for them, and a refusal cannot alias. Short (8.3) names such as
 //! `PROGRA~1` are not refused: below a root they are resolved by Windows
-//! beneath the root's handle, so they cannot leave it; spelling a root
+//! beneath the root's handle, so they cannot leave it (and the parts a
+//! policy hides are judged on the long name, [section 14](#14-parts-of-a-root)); spelling a root
 //! through one finds no root (`outside_roots`, an allowed refusal of
 //! section 9), as does reaching a drive through `\\localhost\C$`.
 //!
@@ -384,6 +385,14 @@
 //!   exists, and the answer must not depend on what is there. Names are
 //!   compared as the root's volume compares them: case-insensitively on
 //!   Windows, and insensitive to NFC/NFD too on macOS's default volumes.
+//!   On Windows an 8.3 short name (`SECRE~1`) names the entry it
+//!   abbreviates: a read is judged on the descriptor's final path, a
+//!   change on the long name of the entry its last name reaches (only names
+//!   holding a `~`, as every generated short name does, are looked up), and
+//!   `create_dir_all` judges the directories it passes through by their
+//!   long names. What Win32 would strip or read as a stream (`.env.`,
+//!   `.env `, `.env::$DATA`) is `invalid_path` before any pattern is asked
+//!   ([section 12](#12-windows)).
 //! - **Hidden.** What a hide pattern matches does not exist for the
 //!   client: it is never opened, created, removed, renamed into or out of,
 //!   copied from or to; [`RootSet::read_dir`](crate::RootSet::read_dir) and

@@ -59,6 +59,71 @@ fn live_roots_agree_with_the_session_model() {
     );
 }
 
+/// The same plans on a policy with hide and read-only patterns (letters of
+/// the `resolve` target's alphabets): no open is served a hidden file, and
+/// every check revokes the handles whose file is hidden beneath the root
+/// it lies in. `MCP_ROOTS_PROPTEST_PLANS` sets the number (default 500,
+/// as above).
+#[test]
+fn live_roots_with_patterns_agree_with_the_session_model() {
+    let plans = std::env::var("MCP_ROOTS_PROPTEST_PLANS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(500);
+    let config = Config {
+        cases: plans,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "tests/plan_parts.proptest-regressions",
+        ))),
+        ..Config::default()
+    };
+    let total = Mutex::new(PlanOutcome::default());
+    let mut runner = TestRunner::new(config);
+    let strategy = (plan::plan(MAX_STEPS), "[a-lA-H]{1,4}");
+    let result = runner.run(&strategy, |(plan, letters)| {
+        let parts = check::parts_of(&letters);
+        let outcome = check::plan_with(&plan, &parts).map_err(TestCaseError::fail)?;
+        let mut sum = total.lock().expect("tally");
+        sum.opened += outcome.opened;
+        sum.revoked += outcome.revoked;
+        sum.refused_hidden += outcome.refused_hidden;
+        Ok(())
+    });
+    let sum = total.into_inner().expect("tally");
+    eprintln!("with patterns: {sum:?}");
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    assert!(
+        sum.refused_hidden > 0 && sum.revoked > 0 && sum.opened > 0,
+        "plans with patterns must open, refuse hidden files and revoke: {sum:?}"
+    );
+}
+
+/// A handle whose file is moved on disk into a hidden directory is revoked
+/// on the next rescan; an open of it is refused, and so is a plain open of
+/// a hidden file. Patterns: `sub` hidden, relative to each root.
+#[test]
+fn a_file_moved_into_a_hidden_directory_is_revoked_on_rescan() {
+    let parts = check::parts_of("f");
+    let steps = vec![
+        Step::Replace(vec!["a"]),
+        Step::Open("a/x.txt"),
+        Step::Open("a/sub/y.txt"),
+        Step::Rename {
+            from: "a/x.txt",
+            to: "a/sub/y.txt",
+        },
+        Step::Rescan,
+    ];
+    let outcome = check::plan_with(&Plan { steps }, &parts).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        (outcome.opened, outcome.refused_hidden, outcome.revoked),
+        (1, 1, 1),
+        "{outcome:?}"
+    );
+}
+
 fn run(steps: Vec<Step>) {
     check::plan(&Plan { steps }).unwrap_or_else(|e| panic!("{e}"));
 }

@@ -9,7 +9,9 @@
 //!   through the public API. Allows touch exactly the expected object
 //!   (reads return its content, creates make exactly the one new file,
 //!   listings list it); refusals have the expected reason and change
-//!   nothing.
+//!   nothing. A row may give the set hide and read-only patterns (a
+//!   hidden or read-only part reached in a Windows spelling, beside the
+//!   same row without them).
 
 #[cfg(windows)]
 mod common;
@@ -71,7 +73,7 @@ mod on_windows {
     use std::collections::BTreeMap;
     use std::path::Path;
 
-    use mcp_roots::RootSet;
+    use mcp_roots::{Patterns, RootSet};
     use testkit::SetupOp;
     use testkit::windows::{self, Spellings, WindowsCase};
 
@@ -118,8 +120,14 @@ mod on_windows {
         let native = base.to_str().expect("UTF-8 temp dir");
         build(base, &case.setup);
         let t = Spellings::new(native);
-        let roots: Vec<String> = case.roots.iter().map(|r| t.subst(r)).collect();
-        let set = RootSet::from_uris(roots);
+        let parse = |p: &[String]| Patterns::parse(p).expect("the corpus' patterns parse");
+        let set = case
+            .roots
+            .iter()
+            .fold(RootSet::builder(), |b, r| b.root(t.subst(r)))
+            .hide(parse(&case.hide))
+            .read_only(parse(&case.read_only))
+            .build();
         let rejected: Vec<&str> = set.rejected().iter().map(|r| r.reason()).collect();
         if rejected != case.rejected {
             return Err(format!(

@@ -20,10 +20,10 @@ use cap_std::fs::Dir;
 
 use crate::error::{Error, ErrorKind, Operation};
 use crate::ops::open::{open_raw, refuse_dir_demand};
-use crate::ops::shared::{join, open_judged};
+use crate::ops::shared::{join, judge_change, open_judged};
 use crate::options::Overwrite;
 use crate::options::hardening::Hardening;
-use crate::root::shared::{Intent, judge, judge_move};
+use crate::root::shared::{Intent, judge};
 use crate::root::writable::check_writes;
 use crate::root::{Selected, Writable};
 use crate::sys;
@@ -74,15 +74,12 @@ impl<'s> Leaf<'s> {
         // beneath (and every root crossed), before any change, and so is
         // the name in it by that root's parts.
         check_writes(opened.hardening, op, sel.input)?;
+        let parent = Dir::from_std_file(opened.file);
         if let Some(path) = &judged.path {
-            let full = join(path, name);
-            judge(opened.root, &full, Intent::Change, op, sel.input)?;
-            if op == Operation::Rename {
-                judge_move(opened.root, &full, op, sel.input)?;
-            }
+            judge_change(opened.root, path, &parent, name, op, sel.input)?;
         }
         Ok(Self {
-            parent: Dir::from_std_file(opened.file),
+            parent,
             name,
             given: &rel[trimmed.len() - name.len()..],
             hardening: opened.hardening,
@@ -152,13 +149,24 @@ pub(crate) fn create_dir_all(sel: &Writable) -> Result<(), Error> {
         .filter(|c| !c.is_empty() && *c != ".")
         .peekable();
     let mut walked = Walked::default();
-    // The existing part: opened (not created) component by component.
+    // Whether an existing component was spelled otherwise than on disk
+    // (an 8.3 short name): the path was judged lexically only as given.
+    let mut respelled = false;
+    // The existing part: opened (not created) component by component, and
+    // walked by the names the directories have on disk.
     while let Some(&component) = components.peek() {
         if component == ".." {
             walked.up(sel, op)?;
         } else {
+            let on_disk = match sel.root.parts {
+                Some(_) => sys::name_on_disk(walked.dir(sel), component).map_err(fail)?,
+                None => None,
+            };
+            respelled |= on_disk.is_some();
             match sys::open_beneath(walked.dir(sel), component, &how) {
-                Ok(dir) => walked.down(component, dir).map_err(fail)?,
+                Ok(dir) => walked
+                    .down(on_disk.as_deref().unwrap_or(component), dir)
+                    .map_err(fail)?,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
                 Err(e) => return Err(fail(e)),
             }
@@ -169,6 +177,13 @@ pub(crate) fn create_dir_all(sel: &Writable) -> Result<(), Error> {
     if missing.contains(&"..") {
         return Err(Error::new(ErrorKind::NotFound, op, sel.input)
             .with_detail("a missing path may not continue with '..'"));
+    }
+    if respelled {
+        let mut path = walked.path.clone();
+        for name in &missing {
+            path = join(&path, name);
+        }
+        judge(sel.root, &path, Intent::Change, op, sel.input)?;
     }
     // The missing tail: plain names, created in order.
     for component in missing {

@@ -25,7 +25,7 @@ use crate::ops::open::{Opened, open_landed, physical_rel};
 use crate::options::hardening::{Hardening, Symlinks};
 use crate::parse::lexical::pieces;
 use crate::root::Selected;
-use crate::root::shared::{Intent, judge};
+use crate::root::shared::{Intent, judge, judge_move};
 use crate::root::writable::check_writes;
 use crate::sys;
 use crate::sys::How;
@@ -120,11 +120,10 @@ pub(crate) fn open_changing<'s>(
     let location = How::location(true, Hardening::default());
     let dir = open_judged(sel, parent, location, op)?;
     check_writes(dir.opened.hardening, op, sel.input)?;
-    if let Some(path) = &dir.path {
-        let full = join(path, name);
-        judge(dir.opened.root, &full, Intent::Change, op, sel.input)?;
-    }
     let parent_dir = cap_std::fs::Dir::from_std_file(dir.opened.file);
+    if let Some(path) = &dir.path {
+        judge_change(dir.opened.root, path, &parent_dir, name, op, sel.input)?;
+    }
     let leaf_how = How {
         hardening: dir.opened.hardening,
         ..how
@@ -137,6 +136,30 @@ pub(crate) fn open_changing<'s>(
         hardening: dir.opened.hardening,
         truncate_pending: false,
     })
+}
+
+/// Judges a change to the entry `name` of the directory `parent`, whose
+/// physical path below `root` is `parent_path`, before anything changes:
+/// the path is the parent's plus the name the entry has on disk, which is
+/// the name as given unless that is another spelling no folding knows (an
+/// 8.3 short name on Windows, see [`sys::name_on_disk`]). A rename's end is
+/// also judged for what it would carry along ([`judge_move`]).
+pub(crate) fn judge_change(
+    root: &crate::root::Root,
+    parent_path: &str,
+    parent: &cap_std::fs::Dir,
+    name: &str,
+    op: Operation,
+    input: &str,
+) -> Result<(), Error> {
+    let on_disk = sys::name_on_disk(parent, name).map_err(|e| Error::from_os(e, op, input))?;
+    let full = join(parent_path, on_disk.as_deref().unwrap_or(name));
+    judge(root, &full, Intent::Change, op, input)?;
+    if op == Operation::Rename {
+        // A rename also moves what lies beneath the name.
+        judge_move(root, &full, op, input)?;
+    }
+    Ok(())
 }
 
 /// `parent/name` (`name` alone below the root itself).

@@ -74,13 +74,25 @@ pub(crate) use unix::{
 #[cfg(windows)]
 pub(crate) use windows::{
     NAME_MAX, PATH_MAX, fd_path, folding, identity, identity_of_path, is_cross_device, kind_of,
-    led_outside, link_count, lstat_at, mkdir_at, nofile_limit, open_across, open_beneath,
-    open_descriptors, os_reason, out_of_descriptors, rename_at, resolved_path, set_mode, sync_dir,
-    unlink_at,
+    led_outside, link_count, lstat_at, mkdir_at, name_on_disk, nofile_limit, open_across,
+    open_beneath, open_descriptors, os_reason, out_of_descriptors, rename_at, resolved_path,
+    set_mode, sync_dir, unlink_at,
 };
 
 use crate::options::Create;
 use crate::options::hardening::Hardening;
+
+/// The name an entry has on disk when the name given reaches it under
+/// another spelling that no folding knows (Windows' 8.3 short names); on
+/// Unix a name is only ever itself (case and normalisation are folded):
+/// `None`.
+#[cfg(not(windows))]
+pub(crate) fn name_on_disk(
+    _dir: &cap_std::fs::Dir,
+    _name: &str,
+) -> std::io::Result<Option<String>> {
+    Ok(None)
+}
 
 /// How a platform spells an absolute path: what the parse layer reads an
 /// untrusted path as ([semantics 12](crate::semantics#12-windows)). Every

@@ -366,6 +366,32 @@ fn without_verbatim(path: PathBuf) -> PathBuf {
     }
 }
 
+/// The name the entry `name` of `dir` has on disk, when `name` reaches it
+/// under another spelling that no folding of names knows: an 8.3 short
+/// name (`SECRE~1`, or Wine's `_ENV~3EE`), which Windows resolves to the
+/// entry it abbreviates. `None` when `name` names no entry, or names it
+/// as it is. Every short name Windows and Wine generate holds a `~`, so
+/// only such names are looked up (one open and one final path).
+pub(crate) fn name_on_disk(dir: &Dir, name: &str) -> io::Result<Option<String>> {
+    if !name.contains('~') {
+        return Ok(None);
+    }
+    let how = How {
+        nofollow: true,
+        ..How::location(false, Default::default())
+    };
+    let entry = match open_beneath(dir, name, &how) {
+        Ok(entry) => entry,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let path = fd_path(&entry)?;
+    let long = path.file_name().and_then(|n| n.to_str()).ok_or_else(|| {
+        io::Error::new(io::ErrorKind::InvalidData, "an entry's name is not UTF-8")
+    })?;
+    Ok((long != name).then(|| long.to_owned()))
+}
+
 /// The physical path of an open root directory: its final path.
 pub(crate) fn resolved_path(dir: &Dir, _given: &str) -> io::Result<PathBuf> {
     fd_path(dir)

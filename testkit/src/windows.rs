@@ -29,6 +29,14 @@ pub struct WindowsCase {
     /// The reasons of the roots the set must reject, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rejected: Vec<String>,
+    /// The set's own hide patterns (gitignore syntax, relative to each
+    /// root), applied with `RootSetBuilder::hide`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hide: Vec<String>,
+    /// The set's own read-only patterns, applied with
+    /// `RootSetBuilder::read_only`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub read_only: Vec<String>,
     /// What a tool call sends.
     pub input: String,
     /// The operation attempted.
@@ -210,6 +218,7 @@ pub const REASONS: &[&str] = &[
     "scope_lost",
     "no_roots",
     "read_only",
+    "hidden",
     "invalid_path",
     "permission_denied",
     "io",
@@ -253,6 +262,15 @@ mod tests {
                 "{id}"
             );
         }
+        let with_patterns = cases
+            .iter()
+            .filter(|c| !c.hide.is_empty() || !c.read_only.is_empty());
+        assert!(
+            with_patterns.clone().any(|c| c.expect == "hidden")
+                && with_patterns.clone().any(|c| c.expect == "read_only")
+                && with_patterns.clone().any(|c| c.allowed()),
+            "rows with patterns refuse hidden and read-only parts and allow the rest"
+        );
         for op in [Op::Read, Op::WriteNew, Op::List] {
             assert!(
                 cases.iter().any(|c| c.op == op && c.allowed()),

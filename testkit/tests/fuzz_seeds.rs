@@ -1,7 +1,7 @@
 //! Replays every seed file of `fuzz/corpus/<target>/` through the check
 //! function its fuzz target calls, so that `cargo test` exercises them:
 //! `parse` → `check::parse`, `resolve` → `check::ResolveCase::check` in the
-//! fixed tree, `plan` → `check::plan`.
+//! fixed tree, `plan` → `check::plan_with` (patterns from `check::plan_case`).
 //!
 //! The seeds were written by `write_seeds` (ignored; run it with
 //! `cargo test -p testkit --test fuzz_seeds -- --ignored` to regenerate
@@ -91,7 +91,8 @@ fn plan_seeds() {
     let mut failures = Vec::new();
     let seeds = seeds("plan");
     for (name, bytes) in &seeds {
-        if let Err(e) = check::plan(&Plan::from_bytes(bytes)) {
+        let (plan, parts) = check::plan_case(bytes);
+        if let Err(e) = check::plan_with(&plan, &parts) {
             failures.push(format!("{name}: {e}"));
         }
     }
@@ -265,6 +266,49 @@ fn write_seeds() {
     ];
     for (i, steps) in corners.into_iter().enumerate() {
         write("plan", format!("corner-{i}"), Plan { steps }.to_bytes());
+    }
+    // plan with patterns (`parts:` and letters first): a file opened, then
+    // moved into a hidden directory; a root replaced by one that hides it.
+    let hidden = [
+        (
+            "f",
+            vec![
+                Step::Replace(vec!["a"]),
+                Step::Open("a/x.txt"),
+                Step::Open("a/sub/y.txt"),
+                Step::Rename {
+                    from: "a/x.txt",
+                    to: "a/sub/y.txt",
+                },
+                Step::Rescan,
+            ],
+        ),
+        (
+            "f",
+            vec![
+                Step::Replace(vec!["b/sub"]),
+                Step::Open("b/sub/w.txt"),
+                Step::Replace(vec!["b"]),
+            ],
+        ),
+        (
+            "hkB",
+            vec![
+                Step::Replace(vec!["rl", "b"]),
+                Step::Open("rl/x.txt"),
+                Step::Symlink {
+                    at: "a/l",
+                    body: "{T}/b",
+                },
+                Step::Open("a/l/z.txt"),
+                Step::Rescan,
+            ],
+        ),
+    ];
+    for (i, (letters, steps)) in hidden.into_iter().enumerate() {
+        let mut bytes = format!("parts:{letters}\n").into_bytes();
+        bytes.extend(Plan { steps }.to_bytes());
+        write("plan", format!("parts-{i}"), bytes);
     }
     let mut runner = TestRunner::deterministic();
     let strategy = testkit::plan::plan(30);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the Windows test set under Wine: the library's unit tests (the
 # parsers, the root choice, sys/windows) and the integration tests that run
-# on Windows (the Windows-form corpus, the Windows operations), built for
+# on Windows (the Windows-form corpus, the Windows operations, the hidden
+# and read-only parts of a root in Windows spellings), built for
 # x86_64-pc-windows-gnu with mingw. Prepares Wine first (tools/wine/setup.sh,
 # idempotent). Extra arguments go to every `cargo test` (e.g. -- --nocapture).
 #
@@ -20,7 +21,7 @@ echo "wine tests: setup took $((SECONDS - start)) s"
 target=x86_64-pc-windows-gnu
 # The library's own tests, then the corpus suite of conformance/ (it needs
 # testkit); two runs because each names test targets of its own package.
-library=(-p mcp-roots --lib --test windows_ops)
+library=(-p mcp-roots --lib --test windows_ops --test windows_parts)
 corpus=(-p mcp-roots-conformance --test windows_corpus)
 
 step=$SECONDS

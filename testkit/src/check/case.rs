@@ -56,6 +56,25 @@ pub const MAX_ROOTS: usize = 4;
 /// The roots of a case that names none.
 pub const FIXED_ROOTS: [&str; 2] = ["file://{T}/a", "{T}/b"];
 
+/// The patterns that `letters` name: each lowercase letter a hide pattern
+/// of [`HIDE_ALPHABET`], each uppercase one a read-only pattern of
+/// [`READ_ONLY_ALPHABET`] (other characters are ignored; at most
+/// [`MAX_PATTERNS`]).
+pub fn parts_of(letters: &str) -> Parts {
+    let mut parts = Parts::default();
+    let letters = letters.bytes().filter(u8::is_ascii_alphabetic);
+    for letter in letters.take(MAX_PATTERNS) {
+        let (alphabet, into): (&[&str], _) = if letter.is_ascii_lowercase() {
+            (&HIDE_ALPHABET, &mut parts.hide)
+        } else {
+            (&READ_ONLY_ALPHABET, &mut parts.read_only)
+        };
+        let index = usize::from(letter.to_ascii_lowercase() - b'a') % alphabet.len();
+        into.push(alphabet[index].to_owned());
+    }
+    parts
+}
+
 /// One decoded case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResolveCase {
@@ -103,18 +122,7 @@ impl ResolveCase {
 
     /// The patterns the case's letters name.
     pub fn patterns(&self) -> Parts {
-        let mut parts = Parts::default();
-        let letters = self.parts.bytes().filter(u8::is_ascii_alphabetic);
-        for letter in letters.take(MAX_PATTERNS) {
-            let (alphabet, into): (&[&str], _) = if letter.is_ascii_lowercase() {
-                (&HIDE_ALPHABET, &mut parts.hide)
-            } else {
-                (&READ_ONLY_ALPHABET, &mut parts.read_only)
-            };
-            let index = usize::from(letter.to_ascii_lowercase() - b'a') % alphabet.len();
-            into.push(alphabet[index].to_owned());
-        }
-        parts
+        parts_of(&self.parts)
     }
 
     /// Encodes the case (roots always written out).

@@ -22,10 +22,10 @@ use std::fmt;
 
 pub use case::{
     FIXED_ROOTS, HIDE_ALPHABET, MAX_PATTERNS, MAX_ROOTS, READ_ONLY_ALPHABET, ResolveCase,
-    fixed_tree,
+    fixed_tree, parts_of,
 };
 pub use parse::{ParseOutcome, parse};
-pub use plan::{PlanOutcome, plan};
+pub use plan::{PlanOutcome, plan, plan_case, plan_with};
 pub use resolution::{Outcome, resolution, resolution_with};
 
 /// A library operation that [`resolution`] checks.

@@ -6,9 +6,10 @@ use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 
-use mcp_roots::{Error, ErrorKind, RescanReport, RootSet, Roots, TrackedFile};
+use mcp_roots::{Error, ErrorKind, Patterns, RescanReport, RootSet, Roots, TrackedFile};
 
 use crate::fixture::Fixture;
+use crate::model::parts::Parts;
 use crate::plan::model::{Expected, HandleState, Model};
 use crate::plan::{Plan, Step, tree};
 
@@ -24,6 +25,8 @@ pub struct PlanOutcome {
     pub skipped: usize,
     /// Opens served.
     pub opened: usize,
+    /// Opens refused as `hidden`.
+    pub refused_hidden: usize,
     /// Handles revoked.
     pub revoked: usize,
     /// Handles the model could not judge (their file was unlinked).
@@ -41,19 +44,38 @@ pub struct PlanOutcome {
 ///
 /// The step and a description of the first disagreement.
 pub fn plan(plan: &Plan) -> Result<PlanOutcome, String> {
+    plan_with(plan, &Parts::default())
+}
+
+/// [`plan`] on a `Roots` whose policy hides and keeps read-only what
+/// `parts` names (relative to each root), against a model that knows the
+/// patterns: besides every comparison of [`plan`], no open is served a
+/// hidden file, and a check revokes each handle whose file is hidden
+/// beneath the root it lies in (see [`Model`]).
+///
+/// # Errors
+///
+/// As [`plan`]; also when a pattern of `parts` does not parse.
+pub fn plan_with(plan: &Plan, parts: &Parts) -> Result<PlanOutcome, String> {
     let fx = Fixture::with_setup(&tree()).map_err(|e| format!("tree: {e}"))?;
+    let parse = |p: &[String]| Patterns::parse(p).map_err(|e| e.to_string());
+    let roots = Roots::builder()
+        .hide(parse(&parts.hide)?)
+        .read_only(parse(&parts.read_only)?)
+        .build();
     let mut run = Run {
         t: fx.t_resolved().to_path_buf(),
         fx: &fx,
-        roots: Roots::default(),
-        model: Model::new(fx.t_resolved()),
+        roots,
+        model: Model::with_parts(fx.t_resolved(), parts.clone()),
+        hides: !parts.hide.is_empty(),
         files: Vec::new(),
         outcome: PlanOutcome::default(),
     };
     for (i, step) in plan.steps.iter().enumerate() {
         run.step(step)
             .and_then(|()| run.compare())
-            .map_err(|e| format!("step {i} ({step:?}) of {plan:?}: {e}"))?;
+            .map_err(|e| format!("step {i} ({step:?}) of {plan:?} with {parts:?}: {e}"))?;
         run.outcome.steps += 1;
     }
     let unknown = run
@@ -65,6 +87,20 @@ pub fn plan(plan: &Plan) -> Result<PlanOutcome, String> {
     Ok(run.outcome)
 }
 
+/// Decodes the input of the `plan` fuzz target: an optional first line
+/// `parts:` followed by pattern letters (see [`parts_of`](super::parts_of)),
+/// then the plan's bytes ([`Plan::from_bytes`]). Without that line, the
+/// whole input is the plan and there are no patterns.
+pub fn plan_case(bytes: &[u8]) -> (Plan, Parts) {
+    let Some(rest) = bytes.strip_prefix(b"parts:") else {
+        return (Plan::from_bytes(bytes), Parts::default());
+    };
+    let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+    let letters = String::from_utf8_lossy(&rest[..end]);
+    let plan = rest.get(end + 1..).unwrap_or_default();
+    (Plan::from_bytes(plan), super::parts_of(&letters))
+}
+
 struct Run<'a> {
     fx: &'a Fixture,
     t: PathBuf,
@@ -73,6 +109,8 @@ struct Run<'a> {
     /// Parallel to the model's handles; `None` once closed.
     files: Vec<Option<TrackedFile>>,
     outcome: PlanOutcome,
+    /// The policy hides something: `hidden` is a revocation reason too.
+    hides: bool,
 }
 
 impl Run<'_> {
@@ -116,7 +154,12 @@ impl Run<'_> {
                             .map_err(|e| format!("fstat of a fresh handle: {e}"))?;
                         Some((meta.dev(), meta.ino()))
                     }
-                    Err(_) => None,
+                    Err(e) => {
+                        if e.kind() == ErrorKind::Hidden {
+                            self.outcome.refused_hidden += 1;
+                        }
+                        None
+                    }
                 };
                 self.model.open(&input, opened)?;
                 if let Ok(file) = result {
@@ -211,7 +254,9 @@ impl Run<'_> {
                     live(&self.roots, file, id, self.model.locatable(i, &inodes))
                         .map_err(|e| format!("handle #{i}: {e}"))?
                 }
-                HandleState::Revoked => revoked(file).map_err(|e| format!("handle #{i}: {e}"))?,
+                HandleState::Revoked => {
+                    revoked(file, self.hides).map_err(|e| format!("handle #{i}: {e}"))?
+                }
                 HandleState::Unknown | HandleState::Closed => {}
             }
         }
@@ -262,20 +307,20 @@ fn live(
     Ok(())
 }
 
-/// A revoked handle fails with `scope_lost`, for reads too.
-fn revoked(file: &mut TrackedFile) -> Result<(), String> {
-    if file.revoked() != Some(ErrorKind::ScopeLost) {
-        return Err(format!(
-            "not revoked ({:?}); the model revokes it",
-            file.revoked()
-        ));
+/// A revoked handle fails with `scope_lost` (or `hidden`, when the
+/// patterns revoked it), for reads too, with the reason it was revoked for.
+fn revoked(file: &mut TrackedFile, hides: bool) -> Result<(), String> {
+    let reason = file.revoked();
+    let hidden = hides && reason == Some(ErrorKind::Hidden);
+    if reason != Some(ErrorKind::ScopeLost) && !hidden {
+        return Err(format!("not revoked ({reason:?}); the model revokes it"));
     }
     let err = file
         .read(&mut [0; 4])
         .expect_err("a revoked handle reads nothing");
     match Error::from_io(&err).map(Error::kind) {
-        Some(ErrorKind::ScopeLost) => Ok(()),
-        other => Err(format!("a read fails with {other:?}, not scope_lost")),
+        kind if kind == reason => Ok(()),
+        other => Err(format!("a read fails with {other:?}, not {reason:?}")),
     }
 }
 

@@ -30,7 +30,17 @@
 //!   (wherever that directory is now: opens go through the root's handle).
 //!   When the disk has not changed since the last `replace` or `rescan`
 //!   (the model is *settled*), an open is judged exactly by
-//!   [`judge`] with the present roots.
+//!   [`judge_with`] with the present roots and the policy's patterns.
+//! - With hide patterns (the policy's, relative to each root): a handle
+//!   that a check locates is revoked when its path beneath the root it is
+//!   bound to is hidden (judged by [`Parts`], not the library's matcher),
+//!   and so is one that a `replace` keeps under a root that contains its
+//!   old one;
+//!   where the library cannot be told to judge that path (the root's
+//!   directory is no longer at the physical path it was installed at), the
+//!   handle becomes [`HandleState::Unknown`]. An open is never served a
+//!   file whose path beneath the root it landed in is hidden, settled or
+//!   not.
 
 use std::collections::HashMap;
 use std::fs::{self, File};
@@ -38,7 +48,8 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 
 use crate::corpus::Op;
-use crate::model::{Verdict, judge};
+use crate::model::parts::{Part, Parts};
+use crate::model::{Verdict, judge_with};
 
 /// A file or directory: (device, inode).
 pub type Identity = (u64, u64);
@@ -103,11 +114,19 @@ pub struct Model {
     handles: Vec<HandleState>,
     generation: u64,
     settled: bool,
+    /// The policy's hide and read-only patterns, relative to each root.
+    parts: Parts,
 }
 
 impl Model {
     /// A session with no set installed, in the physical directory `t`.
     pub fn new(t: &Path) -> Self {
+        Self::with_parts(t, Parts::default())
+    }
+
+    /// A session whose policy has the patterns `parts` (relative to each
+    /// root), with no set installed, in the physical directory `t`.
+    pub fn with_parts(t: &Path, parts: Parts) -> Self {
         Self {
             t: t.to_path_buf(),
             installed: false,
@@ -115,6 +134,7 @@ impl Model {
             handles: Vec::new(),
             generation: 0,
             settled: true,
+            parts,
         }
     }
 
@@ -164,6 +184,7 @@ impl Model {
             }
         }
         let (mut revoked, mut exact) = (0, !self.handles.contains(&HandleState::Unknown));
+        let (parts, roots) = (&self.parts, &self.roots);
         for handle in &mut self.handles {
             let HandleState::Live { file, bound } = *handle else {
                 continue;
@@ -176,12 +197,24 @@ impl Model {
                     exact = false;
                     HandleState::Unknown
                 }
-                (Some(_), Fate::KeepUnder(root)) => HandleState::Live { file, bound: *root },
+                (Some(path), Fate::KeepUnder(root)) => {
+                    // Kept without locating, unless the new root's patterns
+                    // hide it there.
+                    match hidden_beneath(parts, roots, &dirs, *root, path) {
+                        Some(false) => HandleState::Live { file, bound: *root },
+                        Some(true) => HandleState::Revoked,
+                        None => {
+                            exact = false;
+                            HandleState::Unknown
+                        }
+                    }
+                }
                 (Some(_), Fate::Revoke) => HandleState::Revoked,
-                (Some(path), Fate::Locate) => match outermost(&dirs, path) {
-                    Some(bound) => HandleState::Live { file, bound },
-                    None => HandleState::Revoked,
-                },
+                (Some(path), Fate::Locate) => {
+                    let state = located(parts, roots, &dirs, file, path);
+                    exact &= state != HandleState::Unknown;
+                    state
+                }
             };
             revoked += usize::from(*handle == HandleState::Revoked);
         }
@@ -232,23 +265,20 @@ impl Model {
         let inodes = inodes(&self.t);
         let dirs = self.present_dirs(&inodes);
         let (mut revoked, mut exact) = (0, !self.handles.contains(&HandleState::Unknown));
+        let (parts, roots) = (&self.parts, &self.roots);
         for handle in self.handles.iter_mut().filter(|h| selected(h)) {
             let HandleState::Live { file, .. } = *handle else {
                 continue;
             };
             *handle = match inodes.get(&file) {
-                None => {
-                    exact = false;
-                    HandleState::Unknown
-                }
-                Some(path) => match outermost(&dirs, path) {
-                    Some(bound) => HandleState::Live { file, bound },
-                    None => {
-                        revoked += 1;
-                        HandleState::Revoked
-                    }
-                },
+                None => HandleState::Unknown,
+                Some(path) => located(parts, roots, &dirs, file, path),
             };
+            match *handle {
+                HandleState::Unknown => exact = false,
+                HandleState::Revoked => revoked += 1,
+                _ => {}
+            }
         }
         self.settled = true;
         Expected {
@@ -288,6 +318,17 @@ impl Model {
                     "ESCAPE: {input:?} opened {path:?}, beneath no present root's directory"
                 ));
             }
+            let landed = self
+                .lexical(Path::new(input))
+                .map(|lexical| self.landed(lexical, file));
+            let dirs = self.present_dirs(&inodes);
+            if let Some(bound) = landed
+                && hidden_beneath(&self.parts, &self.roots, &dirs, bound, path) == Some(true)
+            {
+                return Err(format!(
+                    "ESCAPE: {input:?} opened {path:?}, which the patterns hide beneath the root it landed in"
+                ));
+            }
         }
         if self.settled {
             self.judge_open(input, opened)?;
@@ -325,7 +366,7 @@ impl Model {
             .filter(|r| r.present)
             .map(|r| r.given.to_string_lossy().into_owned())
             .collect();
-        match (judge(&roots, input, Op::Read), opened) {
+        match (judge_with(&roots, &self.parts, input, Op::Read), opened) {
             (Verdict::Deny { why }, Some(_)) => {
                 Err(format!("{input:?} was opened; the model denies it: {why}"))
             }
@@ -415,6 +456,54 @@ fn fate(
     } else {
         Fate::Revoke
     }
+}
+
+/// The state of a live handle on `file`, found at `path` by a check: bound
+/// to the outermost present root whose directory contains it, revoked
+/// beneath none or when the patterns hide it beneath that root, unknown
+/// when that cannot be told.
+fn located(
+    parts: &Parts,
+    roots: &[ModelRoot],
+    dirs: &[(PathBuf, Identity)],
+    file: Identity,
+    path: &Path,
+) -> HandleState {
+    let Some(bound) = outermost(dirs, path) else {
+        return HandleState::Revoked;
+    };
+    match hidden_beneath(parts, roots, dirs, bound, path) {
+        Some(false) => HandleState::Live { file, bound },
+        Some(true) => HandleState::Revoked,
+        None => HandleState::Unknown,
+    }
+}
+
+/// Whether `path` is hidden beneath the root `bound` (whose directory is
+/// in `dirs`): `None` when the library cannot name the path there (the
+/// directory is not at the physical path the root was installed at, which
+/// is what the library judges beneath).
+fn hidden_beneath(
+    parts: &Parts,
+    roots: &[ModelRoot],
+    dirs: &[(PathBuf, Identity)],
+    bound: Identity,
+    path: &Path,
+) -> Option<bool> {
+    if parts.hide.is_empty() {
+        return Some(false);
+    }
+    let (dir, _) = dirs.iter().find(|(_, id)| *id == bound)?;
+    if !roots.iter().any(|r| r.id == bound && r.resolved == *dir) {
+        return None;
+    }
+    let names: Vec<String> = path
+        .strip_prefix(dir)
+        .ok()?
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(parts.judge(&names) == Part::Hidden)
 }
 
 /// A root for `dir` if it names a directory now.
