@@ -22,8 +22,15 @@ use std::path::{Path, PathBuf};
 
 use mcp_roots::{Error, OpenOptions, Overwrite, Patterns, RootSet, WalkLimits};
 
-const HIDE: &[&str] = &[".env", "**/.git/", "/secret-keys/", "/secrets/", "Café/"];
-const READ_ONLY: &[&str] = &["/vendor/", "*.lock"];
+const HIDE: &[&str] = &[
+    ".env",
+    "**/.git/",
+    "/secret-keys/",
+    "/secrets/",
+    "Café/",
+    "conf/key.json",
+];
+const READ_ONLY: &[&str] = &["/vendor/", "*.lock", "/docs/api/"];
 const MARKER: &[u8] = b"written by the test";
 
 /// `T/root` with hidden and read-only parts (contents in [`FILES`]), and
@@ -38,6 +45,9 @@ const FILES: &[(&str, &str)] = &[
     ("Cargo.lock", "LOCK"),
     ("sub/a.txt", "A"),
     ("pub.txt", "PUB"),
+    ("conf/key.json", "KEYJSON"),
+    ("conf/app.json", "APP"),
+    ("docs/api/x.md", "API"),
 ];
 
 struct Tree {
@@ -700,6 +710,41 @@ fn read_only_names_in_every_windows_spelling_are_never_changed() {
     ]);
 }
 
+/// A rename of a directory above a path pattern would carry the part out
+/// of it: refused in every spelling; without patterns it moves.
+#[test]
+fn a_rename_that_would_carry_a_part_along_is_refused_in_every_spelling() {
+    check_all(&[
+        row(r"{R}\conf", Act::RenameTo("cfg"), HIDDEN, Allow("conf")),
+        row(r"{R}\CONF", Act::RenameTo("cfg"), HIDDEN, Allow("conf")),
+        row(r"{R}/Conf/", Act::RenameTo("cfg"), HIDDEN, Allow("conf")),
+        row(
+            r"{R}\DOCS",
+            Act::RenameTo("documentation"),
+            READ_ONLY_,
+            Allow("docs"),
+        ),
+        row(
+            r"{R}\docs",
+            Act::RenameTo("documentation"),
+            READ_ONLY_,
+            Allow("docs"),
+        ),
+        row(
+            r"{R}\conf\app.json",
+            Act::RenameTo("app.json"),
+            Allow("conf/app.json"),
+            Allow("conf/app.json"),
+        ),
+        row(
+            r"{R}\sub",
+            Act::RenameTo("sub2"),
+            Allow("sub"),
+            Allow("sub"),
+        ),
+    ]);
+}
+
 /// A walk leaves every hidden part out, whatever spelling started it.
 #[test]
 fn walks_never_show_a_hidden_entry() {
@@ -710,6 +755,11 @@ fn walks_never_show_a_hidden_entry() {
             true,
             &[
                 "Cargo.lock",
+                "conf",
+                "conf/app.json",
+                "docs",
+                "docs/api",
+                "docs/api/x.md",
                 "pub.txt",
                 "sub",
                 "sub/a.txt",
@@ -726,6 +776,12 @@ fn walks_never_show_a_hidden_entry() {
                 "Cargo.lock",
                 "Café",
                 "Café/x.txt",
+                "conf",
+                "conf/app.json",
+                "conf/key.json",
+                "docs",
+                "docs/api",
+                "docs/api/x.md",
                 "pub.txt",
                 "secret-keys",
                 "secret-keys/id.txt",
