@@ -13,7 +13,8 @@ beside the total as a check.
 
 The tree figures are the server's: the time from the request written to
 the last byte of the answer read by a client that reads the JSON-RPC line
-without parsing it ("raw"), and, as a user would see it, the same call
+without parsing it ("raw"; and to its first byte, when the server has
+built and serialized the answer and starts writing it), and, as a user would see it, the same call
 through the official Python SDK ("SDK", whose parsing of a large answer
 costs the same for both servers).
 """
@@ -196,38 +197,45 @@ class Raw:
         self.process.stdin.flush()
 
     def request(self, method: str, params: dict) -> bytes:
+        return self.timed(method, params)[0]
+
+    def timed(self, method: str, params: dict) -> tuple[bytes, float, float]:
+        """The answer's line, and the seconds from the request written to
+        the line's first byte and to its last."""
         self.id += 1
         self.send({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params})
+        start = time.perf_counter()
         mine = re.compile(rb'"id":%d[,}]' % self.id)
         while True:
-            line = self.process.stdout.readline()
-            if not line:
+            first = self.process.stdout.read(1)
+            at_first = time.perf_counter()
+            line = first + self.process.stdout.readline()
+            if not first:
                 raise EOFError("the server closed its output")
             # Either server puts the id at one end of its answer's line.
             if mine.search(line[:64]) or mine.search(line[-64:]):
-                return line
+                return line, at_first - start, time.perf_counter() - start
 
     def close(self) -> None:
         self.process.stdin.close()
         self.process.wait()
 
 
-def raw_walk(command: list[str], tool: str, args: dict, runs: int) -> tuple[float, float, int, int]:
+def raw_walk(command: list[str], tool: str, args: dict, runs: int) -> tuple[float, float, float, int, int]:
     """The best of `runs` calls: wall (s) from the request written to the
-    answer's last byte, the server's CPU (s) over that call, its peak RSS
-    (kB), the answer's line (bytes)."""
+    answer's last byte, and to its first byte (the rest is the transfer,
+    paced by the reader), the server's CPU (s) over that call, its peak
+    RSS (kB), the answer's line (bytes)."""
     raw = Raw(command)
     best = None
     try:
         for _ in range(runs):
             cpu = Cpu(raw.process.pid)
-            t = time.perf_counter()
-            line = raw.request("tools/call", {"name": tool, "arguments": args})
-            wall = time.perf_counter() - t
+            line, first, wall = raw.timed("tools/call", {"name": tool, "arguments": args})
             cpu.sample()
             if best is None or wall < best[0]:
-                best = (wall, cpu.total_ns / 1e9, len(line))
-        return best[0], best[1], peak_kb(raw.process.pid), best[2]
+                best = (wall, first, cpu.total_ns / 1e9, len(line))
+        return best[0], best[1], best[2], peak_kb(raw.process.pid), best[3]
     finally:
         raw.close()
 
@@ -267,14 +275,14 @@ async def main() -> None:
             finds.append(time.perf_counter() - t)
         find = min(finds)
         print(f"\n100,000 files: find -name '*.md' {find:.3f} s (best of 3)")
-        print(f"{'':<27}{'raw wall':>9}{'× find':>8}{'SDK wall':>10}{'× find':>8}{'server cpu':>12}{'peak RSS':>10}{'answer':>10}  lines")
+        print(f"{'':<27}{'raw wall':>9}{'× find':>8}{'1st byte':>10}{'SDK wall':>10}{'× find':>8}{'server cpu':>12}{'peak RSS':>10}{'answer':>10}  lines")
         for tool, args in [("search_files", {"path": str(base), "pattern": "**/*.md"}), ("directory_tree", {"path": str(base)})]:
             for label, command in [("original", ["node", original, str(base)]), ("ours", [ours, str(base)])]:
-                wall, cpu, peak, size = raw_walk(command, tool, args, 3)
+                wall, first, cpu, peak, size = raw_walk(command, tool, args, 3)
                 sdk, lines = await sdk_walk(command, tool, args)
                 over = " (over rmcp's 16 MiB line limit)" if size > RMCP_LINE_LIMIT else ""
                 print(
-                    f"{tool + ', ' + label:<27}{wall:>8.3f}s{wall / find:>7.1f}×{sdk:>9.3f}s{sdk / find:>7.1f}×"
+                    f"{tool + ', ' + label:<27}{wall:>8.3f}s{wall / find:>7.1f}×{first:>9.3f}s{sdk:>9.3f}s{sdk / find:>7.1f}×"
                     f"{cpu:>11.2f}s{peak / 1024:>7.1f} MB{size / 1e6:>7.1f} MB  {lines}{over}"
                 )
 

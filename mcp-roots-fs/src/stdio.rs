@@ -1,16 +1,21 @@
-//! The stdio transport. When standard input and output are pipes (FIFOs,
-//! as most MCP clients launch a server), they are driven by the runtime's
-//! event loop; otherwise (a terminal, a file, a socket) through tokio's
-//! `stdin` and `stdout`, whose every read and write is a hop to the
-//! blocking pool and back: two thread hand-offs per message, most of a
-//! small call's CPU.
+//! The stdio transport. When standard input and output are pipes (as
+//! Python's and Rust's MCP clients launch a server) or Unix sockets (as
+//! Node's `child_process` does, so every Electron or Node client), they are
+//! driven by the runtime's event loop; otherwise (a terminal, a file)
+//! through tokio's `stdin` and `stdout`, whose every read and write is a
+//! hop to the blocking pool and back: two thread hand-offs per message,
+//! most of a small call's CPU.
 //!
-//! The pipes are reopened through `/proc/self/fd` (Linux), so that the
-//! non-blocking flag the event loop needs is set on descriptions of this
-//! process's own, never on the standard streams it shares with its parent
-//! or with a log that writes to the same pipe. They are reopened by
-//! [`reopen`] before `--confine` (the confinement would refuse `/proc`),
-//! and handed to the event loop by [`transport`] once the runtime runs.
+//! The event loop needs non-blocking descriptors. Pipes are reopened
+//! through `/proc/self/fd` (Linux), so that the flag is set on descriptions
+//! of this process's own, never on the standard streams it may share with
+//! a log that writes to the same pipe. A socket cannot be reopened: its
+//! own description is made non-blocking, which only this process uses
+//! (the client holds the socket's other end), unless standard error is the
+//! same socket (the log would then lose lines, and the blocking handles
+//! serve). [`reopen`] runs before `--confine` (the confinement would refuse
+//! `/proc`); [`transport`] hands the descriptors to the event loop once the
+//! runtime runs.
 
 #[cfg(target_os = "linux")]
 use std::os::fd::OwnedFd;
@@ -22,13 +27,14 @@ pub(crate) type Reader = Box<dyn AsyncRead + Send + Unpin>;
 /// The transport's writing half.
 pub(crate) type Writer = Box<dyn AsyncWrite + Send + Unpin>;
 
-/// Standard input and output reopened on descriptions of their own, when
-/// both are pipes.
+/// Standard input and output for the event loop.
 #[cfg(target_os = "linux")]
 #[derive(Debug)]
-pub(crate) struct Pipes {
-    input: OwnedFd,
-    output: OwnedFd,
+pub(crate) enum Pipes {
+    /// Both pipes, reopened on descriptions of their own.
+    Fifos { input: OwnedFd, output: OwnedFd },
+    /// Both Unix stream sockets (copies of the descriptors).
+    Sockets { input: OwnedFd, output: OwnedFd },
 }
 
 /// Elsewhere, never: no `/proc/self/fd` to reopen them through.
@@ -36,15 +42,23 @@ pub(crate) struct Pipes {
 #[derive(Debug)]
 pub(crate) enum Pipes {}
 
-/// Standard input and output reopened, when both are pipes and the system
-/// can reopen them; `None` otherwise (the transport then uses tokio's
-/// blocking handles).
+/// Standard input and output for the event loop, when both are pipes the
+/// system can reopen or both Unix sockets (standard error another stream);
+/// `None` otherwise (the transport then uses tokio's blocking handles).
 pub(crate) fn reopen() -> Option<Pipes> {
     #[cfg(target_os = "linux")]
     {
-        let input = reopen_fifo("/proc/self/fd/0", false)?;
-        let output = reopen_fifo("/proc/self/fd/1", true)?;
-        Some(Pipes { input, output })
+        if let Some(input) = reopen_fifo("/proc/self/fd/0", false) {
+            let output = reopen_fifo("/proc/self/fd/1", true)?;
+            return Some(Pipes::Fifos { input, output });
+        }
+        use std::os::fd::AsFd;
+        let input = unix_socket(std::io::stdin().as_fd())?;
+        let output = unix_socket(std::io::stdout().as_fd())?;
+        if same_file(&output, std::io::stderr().as_fd()) {
+            return None;
+        }
+        Some(Pipes::Sockets { input, output })
     }
     #[cfg(not(target_os = "linux"))]
     {
@@ -54,16 +68,19 @@ pub(crate) fn reopen() -> Option<Pipes> {
 
 #[cfg(target_os = "linux")]
 fn reopen_fifo(path: &str, write: bool) -> Option<OwnedFd> {
-    use std::os::unix::fs::FileTypeExt;
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 
-    // Checked before the open: opening a FIFO that is not a pipe (a named
-    // one with no other end) could wait for a writer.
+    // Checked before the open, which would open anything else too.
     if !std::fs::metadata(path).ok()?.file_type().is_fifo() {
         return None;
     }
+    // Non-blocking: opening a named FIFO waits for its other end
+    // otherwise, for ever if there is none (a write end without a reader
+    // is then refused, and the blocking handles serve).
     let file = std::fs::OpenOptions::new()
         .read(!write)
         .write(write)
+        .custom_flags(libc::O_NONBLOCK)
         .open(path)
         .ok()?;
     file.metadata()
@@ -72,26 +89,73 @@ fn reopen_fifo(path: &str, write: bool) -> Option<OwnedFd> {
     Some(file.into())
 }
 
+/// A copy of `fd` if it is a Unix stream socket.
+#[cfg(target_os = "linux")]
+fn unix_socket(fd: std::os::fd::BorrowedFd<'_>) -> Option<OwnedFd> {
+    use std::os::unix::fs::FileTypeExt;
+
+    let copy = fd.try_clone_to_owned().ok()?;
+    let file = std::fs::File::from(copy);
+    if !file.metadata().ok()?.file_type().is_socket() {
+        return None;
+    }
+    // A Unix socket has a Unix address (an unnamed one for a socketpair);
+    // any other family does not.
+    let socket = std::os::unix::net::UnixStream::from(OwnedFd::from(file));
+    socket.local_addr().ok()?;
+    Some(socket.into())
+}
+
+/// Whether `a` and `b` are the same open file (the same socket).
+#[cfg(target_os = "linux")]
+fn same_file(a: &OwnedFd, b: std::os::fd::BorrowedFd<'_>) -> bool {
+    use std::os::unix::fs::MetadataExt;
+
+    let id = |fd: std::os::fd::BorrowedFd<'_>| {
+        let file = std::fs::File::from(fd.try_clone_to_owned().ok()?);
+        file.metadata().ok().map(|m| (m.dev(), m.ino()))
+    };
+    use std::os::fd::AsFd;
+    match (id(a.as_fd()), id(b)) {
+        (Some(a), Some(b)) => a == b,
+        // Unknown: the safe answer.
+        _ => true,
+    }
+}
+
 /// The transport: the reopened `pipes` on the event loop, or tokio's
 /// `stdin` and `stdout`. Call it within the runtime.
 pub(crate) fn transport(pipes: Option<Pipes>) -> (Reader, Writer) {
     #[cfg(target_os = "linux")]
-    if let Some(Pipes { input, output }) = pipes {
-        use tokio::net::unix::pipe::{Receiver, Sender};
-
-        match (
-            Receiver::from_owned_fd(input),
-            Sender::from_owned_fd(output),
-        ) {
-            (Ok(input), Ok(output)) => return (Box::new(input), Box::new(output)),
-            (Err(e), _) | (_, Err(e)) => {
-                tracing::debug!(error = %e, "stdio: the pipes stay blocking");
-            }
+    if let Some(pipes) = pipes {
+        match on_event_loop(pipes) {
+            Ok(halves) => return halves,
+            Err(e) => tracing::debug!(error = %e, "stdio: the standard streams stay blocking"),
         }
     }
     #[cfg(not(target_os = "linux"))]
     let _ = pipes;
     (Box::new(tokio::io::stdin()), Box::new(tokio::io::stdout()))
+}
+
+#[cfg(target_os = "linux")]
+fn on_event_loop(pipes: Pipes) -> std::io::Result<(Reader, Writer)> {
+    use tokio::net::unix::pipe::{Receiver, Sender};
+
+    Ok(match pipes {
+        Pipes::Fifos { input, output } => (
+            Box::new(Receiver::from_owned_fd(input)?),
+            Box::new(Sender::from_owned_fd(output)?),
+        ),
+        Pipes::Sockets { input, output } => {
+            let stream = |fd: OwnedFd| {
+                let socket = std::os::unix::net::UnixStream::from(fd);
+                socket.set_nonblocking(true)?;
+                tokio::net::UnixStream::from_std(socket)
+            };
+            (Box::new(stream(input)?), Box::new(stream(output)?))
+        }
+    })
 }
 
 #[cfg(all(test, target_os = "linux"))]
@@ -118,12 +182,69 @@ mod tests {
         let write_end = sender.into_blocking_fd().unwrap();
         let input = reopen_fifo(&fd_path(&read_end), false).unwrap();
         let output = reopen_fifo(&fd_path(&write_end), true).unwrap();
-        let (mut reader, mut writer) = transport(Some(Pipes { input, output }));
+        let (mut reader, mut writer) = transport(Some(Pipes::Fifos { input, output }));
         writer.write_all(b"{\"jsonrpc\":\"2.0\"}\n").await.unwrap();
         writer.flush().await.unwrap();
         let mut got = vec![0; 18];
         reader.read_exact(&mut got).await.unwrap();
         assert_eq!(got, b"{\"jsonrpc\":\"2.0\"}\n");
+    }
+
+    #[test]
+    fn a_fifo_without_its_other_end_is_not_waited_for() {
+        // An anonymous pipe whose other ends are closed opens at once
+        // either way (its reads then find the end, its writes `EPIPE`).
+        let (sender, receiver) = std::io::pipe().unwrap();
+        let read_end: OwnedFd = receiver.into();
+        drop(sender);
+        assert!(reopen_fifo(&fd_path(&read_end), false).is_some());
+        let (sender, receiver) = std::io::pipe().unwrap();
+        let write_end: OwnedFd = sender.into();
+        drop(receiver);
+        assert!(reopen_fifo(&fd_path(&write_end), true).is_some());
+        // A named FIFO with no reader: a blocking open for writing would
+        // wait for one for ever; this one is refused at once.
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|status| status.success()) {
+            eprintln!("skipped the named FIFO: no mkfifo");
+            return;
+        }
+        let fifo = fifo.to_str().unwrap();
+        assert!(reopen_fifo(fifo, true).is_none());
+        // Reading does not wait for a writer either.
+        assert!(reopen_fifo(fifo, false).is_some());
+    }
+
+    #[tokio::test]
+    async fn unix_sockets_carry_lines_both_ways() {
+        use std::os::fd::AsFd;
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+        let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+        let input = unix_socket(ours.as_fd()).unwrap();
+        let output = unix_socket(ours.as_fd()).unwrap();
+        assert!(same_file(&output, ours.as_fd()));
+        assert!(!same_file(&output, theirs.as_fd()));
+        let (mut reader, mut writer) = transport(Some(Pipes::Sockets { input, output }));
+        writer.write_all(b"out\n").await.unwrap();
+        writer.flush().await.unwrap();
+        let mut theirs = tokio::net::UnixStream::from_std({
+            theirs.set_nonblocking(true).unwrap();
+            theirs
+        })
+        .unwrap();
+        let mut got = [0; 4];
+        theirs.read_exact(&mut got).await.unwrap();
+        assert_eq!(&got, b"out\n");
+        theirs.write_all(b"in\n").await.unwrap();
+        let mut got = [0; 3];
+        reader.read_exact(&mut got).await.unwrap();
+        assert_eq!(&got, b"in\n");
+        // Not a socket: a file.
+        let file = tempfile::tempfile().unwrap();
+        assert!(unix_socket(file.as_fd()).is_none());
     }
 
     fn fd_path(fd: &OwnedFd) -> String {
