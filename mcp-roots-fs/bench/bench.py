@@ -3,12 +3,27 @@ search_files / directory_tree over a generated tree of 100,000 files
 against `find`. Not part of CI (docs/PERFORMANCE.md has the numbers).
 
     python bench.py ORIGINAL_INDEX_JS MCP_ROOTS_FS [CALLS]
+
+Both servers run at once and are measured in alternating batches, so that
+what else the machine does falls on both alike. A server's CPU is the sum
+of its threads' time on a CPU (`/proc/PID/task/*/schedstat`, in
+nanoseconds), read before and after each batch; the process's
+`utime + stime` (10 ms ticks, but counting threads that ended) is printed
+beside the total as a check.
+
+The tree figures are the server's: the time from the request written to
+the last byte of the answer read by a client that reads the JSON-RPC line
+without parsing it ("raw"; and to its first byte, when the server has
+built and serialized the answer and starts writing it), and, as a user would see it, the same call
+through the official Python SDK ("SDK", whose parsing of a large answer
+costs the same for both servers).
 """
 
 from __future__ import annotations
 
+import json
 import os
-import shutil
+import re
 import statistics
 import subprocess
 import sys
@@ -21,11 +36,40 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 TICK = os.sysconf("SC_CLK_TCK")
+BATCHES = 10
+# rmcp's stdio client refuses a line longer than this (the whole answer).
+RMCP_LINE_LIMIT = 16 * 1024 * 1024
 
 
-def cpu_of(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+class Cpu:
+    """A process's CPU time, per thread, in nanoseconds."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+        self.seen: dict[str, int] = {}
+        self.total_ns = 0
+        self.ticks_at_start = self.ticks()
+        self.sample()
+
+    def sample(self) -> int:
+        """Nanoseconds the process's threads ran since the last sample (a
+        thread that ended since then loses its last part: see `ticks`)."""
+        ran = 0
+        first = not self.seen
+        for tid in os.listdir(f"/proc/{self.pid}/task"):
+            try:
+                now = int(Path(f"/proc/{self.pid}/task/{tid}/schedstat").read_text().split()[0])
+            except (OSError, ValueError, IndexError):
+                continue
+            # A thread new since the last sample ran all its time since.
+            ran += now - self.seen.get(tid, now if first else 0)
+            self.seen[tid] = now
+        self.total_ns += ran
+        return ran
+
+    def ticks(self) -> float:
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICK
 
 
 def peak_kb(pid: int) -> int:
@@ -41,7 +85,7 @@ def server_pid(name: str) -> int:
     return int(out[0])
 
 
-def tools(base: Path) -> list[tuple[str, dict]]:
+def tools(base: Path) -> list[tuple[str, dict | None]]:
     r = lambda rel="": str(base / rel) if rel else str(base)
     return [
         ("read_text_file", {"path": r("a.txt")}),
@@ -73,31 +117,59 @@ def small_tree(base: Path) -> None:
             p.write_text("x")
 
 
-async def per_tool(command: list[str], marker: str, base: Path, calls: int) -> dict[str, tuple[float, float]]:
-    out = {}
-    async with Client(StdioServerParameters(command=command[0], args=command[1:], env={**os.environ, "RUST_LOG": "warn"}), mode="legacy") as c:
-        pid = server_pid(marker)
-        for name, args in tools(base):
-            tool = name.split()[0]
-            walls = []
-            # warm
-            for i in range(3):
-                await c.call_tool(tool, move_args(base, i, "w") if args is None else args)
-            before = cpu_of(pid)
-            for i in range(calls):
-                a = move_args(base, i, "m") if args is None else args
-                t = time.perf_counter()
-                await c.call_tool(tool, a)
-                walls.append(time.perf_counter() - t)
-            cpu = (cpu_of(pid) - before) / calls
-            out[name] = (cpu * 1e6, statistics.median(walls) * 1e6)
-    return out
-
-
-def move_args(base: Path, i: int, tag: str) -> dict:
+def move_args(base: Path, tag: str, i: int) -> dict:
     src = base / f"mv-{tag}-{i}"
     src.write_text("m")
     return {"source": str(src), "destination": str(base / f"mv-{tag}-{i}.moved")}
+
+
+async def per_tool(servers: dict[str, list[str]], base: Path, calls: int) -> dict[str, dict[str, tuple[float, float]]]:
+    """{tool: {server: (CPU µs per call, p50 µs)}}, both servers measured
+    in alternating batches of calls / BATCHES."""
+    out: dict[str, dict[str, tuple[float, float]]] = {}
+    env = {**os.environ, "RUST_LOG": "warn"}
+    batch = max(1, calls // BATCHES)
+    async with (
+        Client(StdioServerParameters(command=servers["original"][0], args=servers["original"][1:], env=env), mode="legacy") as original,
+        Client(StdioServerParameters(command=servers["ours"][0], args=servers["ours"][1:], env=env), mode="legacy") as ours,
+    ):
+        clients = {"original": original, "ours": ours}
+        cpus = {label: Cpu(server_pid(servers[label][-2])) for label in clients}
+        moves = {label: 0 for label in clients}
+
+        def args_of(label: str, args: dict | None) -> dict:
+            if args is not None:
+                return args
+            moves[label] += 1
+            return move_args(base, label, moves[label])
+
+        for name, args in tools(base):
+            tool = name.split()[0]
+            spent = {label: 0 for label in clients}
+            walls: dict[str, list[float]] = {label: [] for label in clients}
+            # Warm: a JIT compiles what runs often; V8 needs a few hundred calls.
+            for label, client in clients.items():
+                for _ in range(min(calls, 300)):
+                    await client.call_tool(tool, args_of(label, args))
+            for _ in range(BATCHES):
+                for label, client in clients.items():
+                    cpus[label].sample()
+                    for _ in range(batch):
+                        a = args_of(label, args)
+                        t = time.perf_counter()
+                        await client.call_tool(tool, a)
+                        walls[label].append(time.perf_counter() - t)
+                    spent[label] += cpus[label].sample()
+            n = batch * BATCHES
+            out[name] = {label: (spent[label] / n / 1e3, statistics.median(walls[label]) * 1e6) for label in clients}
+            print(f"  {name}: " + ", ".join(f"{label} {cpu:.0f} µs" for label, (cpu, _) in out[name].items()), file=sys.stderr, flush=True)
+        for label, cpu in cpus.items():
+            cpu.sample()
+            print(
+                f"check, {label}: threads' time {cpu.total_ns / 1e9:.2f} s, process utime+stime {cpu.ticks() - cpu.ticks_at_start:.2f} s",
+                file=sys.stderr,
+            )
+    return out
 
 
 def big_tree(base: Path, files: int) -> None:
@@ -109,42 +181,110 @@ def big_tree(base: Path, files: int) -> None:
             (dir / f"f{f}.{'md' if f == 0 else 'txt'}").touch()
 
 
-async def walk(command: list[str], marker: str, base: Path, tool: str, args: dict) -> tuple[float, float, int, str]:
-    async with Client(StdioServerParameters(command=command[0], args=command[1:], env={**os.environ, "RUST_LOG": "warn"}), mode="legacy") as c:
-        pid = server_pid(marker)
-        before = cpu_of(pid)
+class Raw:
+    """A JSON-RPC client over stdio that reads an answer's line and does
+    not parse it."""
+
+    def __init__(self, command: list[str]):
+        env = {**os.environ, "RUST_LOG": "warn"}
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        self.id = 0
+        json.loads(self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}))
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def send(self, message: dict) -> None:
+        self.process.stdin.write(json.dumps(message).encode() + b"\n")
+        self.process.stdin.flush()
+
+    def request(self, method: str, params: dict) -> bytes:
+        return self.timed(method, params)[0]
+
+    def timed(self, method: str, params: dict) -> tuple[bytes, float, float]:
+        """The answer's line, and the seconds from the request written to
+        the line's first byte and to its last."""
+        self.id += 1
+        self.send({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params})
+        start = time.perf_counter()
+        mine = re.compile(rb'"id":%d[,}]' % self.id)
+        while True:
+            first = self.process.stdout.read(1)
+            at_first = time.perf_counter()
+            line = first + self.process.stdout.readline()
+            if not first:
+                raise EOFError("the server closed its output")
+            # Either server puts the id at one end of its answer's line.
+            if mine.search(line[:64]) or mine.search(line[-64:]):
+                return line, at_first - start, time.perf_counter() - start
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def raw_walk(command: list[str], tool: str, args: dict, runs: int) -> tuple[float, float, float, int, int]:
+    """The best of `runs` calls: wall (s) from the request written to the
+    answer's last byte, and to its first byte (the rest is the transfer,
+    paced by the reader), the server's CPU (s) over that call, its peak
+    RSS (kB), the answer's line (bytes)."""
+    raw = Raw(command)
+    best = None
+    try:
+        for _ in range(runs):
+            cpu = Cpu(raw.process.pid)
+            line, first, wall = raw.timed("tools/call", {"name": tool, "arguments": args})
+            cpu.sample()
+            if best is None or wall < best[0]:
+                best = (wall, first, cpu.total_ns / 1e9, len(line))
+        return best[0], best[1], best[2], peak_kb(raw.process.pid), best[3]
+    finally:
+        raw.close()
+
+
+async def sdk_walk(command: list[str], tool: str, args: dict) -> tuple[float, int]:
+    """One call through the official SDK: wall (s), lines of its text."""
+    env = {**os.environ, "RUST_LOG": "warn"}
+    async with Client(StdioServerParameters(command=command[0], args=command[1:], env=env), mode="legacy") as c:
         t = time.perf_counter()
         result = await c.call_tool(tool, args, read_timeout_seconds=600)
         wall = time.perf_counter() - t
-        cpu = cpu_of(pid) - before
         text = result.content[0].text if result.content else ""
-        return wall, cpu, peak_kb(pid), f"{len(text.splitlines())} lines"
+        return wall, len(text.splitlines())
 
 
 async def main() -> None:
     original, ours = sys.argv[1], sys.argv[2]
-    calls = int(sys.argv[3]) if len(sys.argv) > 3 else 200
+    calls = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
     with tempfile.TemporaryDirectory() as d:
         base = Path(d).resolve() / "root"
         small_tree(base)
-        o = await per_tool(["node", original, str(base)], original, base, calls)
-        w = await per_tool([ours, str(base)], ours, base, calls)
-        print(f"per tool, {calls} warm calls each: server CPU per call (µs) and p50 wall (µs)")
-        print(f"{'tool':<28}{'original cpu':>14}{'ours cpu':>10}{'ratio':>8}{'orig p50':>10}{'ours p50':>10}")
-        for name in o:
-            (oc, ow), (wc, ww) = o[name], w[name]
-            print(f"{name:<28}{oc:>14.0f}{wc:>10.0f}{wc / oc if oc else 0:>8.2f}{ow:>10.0f}{ww:>10.0f}")
+        servers = {"original": ["node", original, str(base)], "ours": [ours, str(base)]}
+        result = await per_tool(servers, base, calls)
+    batch = max(1, calls // BATCHES)
+    print(f"per tool, {batch * BATCHES} warm calls each ({BATCHES} alternating batches): server CPU per call (µs), p50 wall (µs)")
+    print(f"{'tool':<28}{'original cpu':>14}{'ours cpu':>10}{'ratio':>8}{'orig p50':>10}{'ours p50':>10}")
+    for name, by in result.items():
+        (oc, ow), (wc, ww) = by["original"], by["ours"]
+        print(f"{name:<28}{oc:>14.0f}{wc:>10.0f}{wc / oc if oc else 0:>8.2f}{ow:>10.0f}{ww:>10.0f}")
     with tempfile.TemporaryDirectory() as d:
         base = Path(d).resolve()
         big_tree(base, 100_000)
-        t = time.perf_counter()
-        subprocess.run(["find", str(base), "-name", "*.md"], capture_output=True, check=True)
-        find = time.perf_counter() - t
-        print(f"\n100,000 files: find -name '*.md' {find:.3f}s")
+        finds = []
+        for _ in range(3):
+            t = time.perf_counter()
+            subprocess.run(["find", str(base), "-name", "*.md"], capture_output=True, check=True)
+            finds.append(time.perf_counter() - t)
+        find = min(finds)
+        print(f"\n100,000 files: find -name '*.md' {find:.3f} s (best of 3)")
+        print(f"{'':<27}{'raw wall':>9}{'× find':>8}{'1st byte':>10}{'SDK wall':>10}{'× find':>8}{'server cpu':>12}{'peak RSS':>10}{'answer':>10}  lines")
         for tool, args in [("search_files", {"path": str(base), "pattern": "**/*.md"}), ("directory_tree", {"path": str(base)})]:
-            for label, command, marker in [("original", ["node", original, str(base)], original), ("ours", [ours, str(base)], ours)]:
-                wall, cpu, peak, what = await walk(command, marker, base, tool, args)
-                print(f"{tool:<16}{label:<10} wall {wall:7.3f}s ({wall / find:6.1f}x find)  server cpu {cpu:6.2f}s  peak {peak / 1024:6.1f} MB  {what}")
+            for label, command in [("original", ["node", original, str(base)]), ("ours", [ours, str(base)])]:
+                wall, first, cpu, peak, size = raw_walk(command, tool, args, 3)
+                sdk, lines = await sdk_walk(command, tool, args)
+                over = " (over rmcp's 16 MiB line limit)" if size > RMCP_LINE_LIMIT else ""
+                print(
+                    f"{tool + ', ' + label:<27}{wall:>8.3f}s{wall / find:>7.1f}×{first:>9.3f}s{sdk:>9.3f}s{sdk / find:>7.1f}×"
+                    f"{cpu:>11.2f}s{peak / 1024:>7.1f} MB{size / 1e6:>7.1f} MB  {lines}{over}"
+                )
 
 
 if __name__ == "__main__":

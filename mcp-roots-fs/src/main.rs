@@ -20,6 +20,7 @@ mod paths;
 mod reply;
 mod server;
 mod size;
+mod stdio;
 mod time;
 mod tools;
 mod walk;
@@ -61,6 +62,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Before confinement, which would refuse `/proc/self/fd`.
+    let pipes = if cli.http.is_none() {
+        stdio::reopen()
+    } else {
+        None
+    };
     if let Some(mode) = cli.confine
         && let Err(message) = confine::process(&config, mode)
     {
@@ -84,7 +91,7 @@ fn main() -> ExitCode {
         let rounds = deployment::rounds(ring.as_ref(), cli.state.as_deref()).await?;
         match cli.http.as_deref() {
             Some(addr) => serve_http(addr, config, rounds).await,
-            None => serve_stdio(config, rounds).await,
+            None => serve_stdio(config, rounds, pipes).await,
         }
     });
     match served {
@@ -96,10 +103,14 @@ fn main() -> ExitCode {
     }
 }
 
-async fn serve_stdio(config: Config, rounds: Rounds) -> Result<(), String> {
+async fn serve_stdio(
+    config: Config,
+    rounds: Rounds,
+    pipes: Option<stdio::Pipes>,
+) -> Result<(), String> {
     let server = FsServer::new(std::sync::Arc::new(config), rounds);
     let running = server
-        .serve(rmcp::transport::stdio())
+        .serve(stdio::transport(pipes))
         .await
         .map_err(|e| e.to_string())?;
     running.waiting().await.map_err(|e| e.to_string())?;

@@ -21,8 +21,8 @@ pub(crate) struct Bounds {
 
 /// One entry, as the tools see it: its path relative to the walk's start.
 #[derive(Debug)]
-pub(crate) struct Found {
-    pub(crate) rel: String,
+pub(crate) struct Found<'a> {
+    pub(crate) rel: &'a str,
     pub(crate) file_type: FileType,
     pub(crate) depth: usize,
 }
@@ -45,7 +45,7 @@ pub(crate) fn walk(
     progress: &Progress,
     exclude: &Exclusions,
     on_error: OnError,
-    mut visit: impl FnMut(&Found) -> Result<(), Error>,
+    mut visit: impl FnMut(&Found<'_>) -> Result<(), Error>,
 ) -> Result<Option<String>, Error> {
     let begun = Instant::now();
     let scoped = snap.resolve(start)?;
@@ -79,8 +79,8 @@ pub(crate) fn walk(
             Err(err) => return Err(err),
         };
         let rel = entry.path().rel();
-        let rel = rel.strip_prefix(&prefix).unwrap_or(rel).to_owned();
-        if exclude.excludes(&rel) {
+        let rel = rel.strip_prefix(&prefix).unwrap_or(rel);
+        if exclude.excludes(rel) {
             walk.skip_entered();
             continue;
         }

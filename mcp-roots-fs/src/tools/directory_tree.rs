@@ -5,28 +5,18 @@
 //! followed, so a link loop cannot recur. Bounded (entries, depth,
 //! deadline), on the blocking pool, with progress and cancellation.
 
+use std::fmt::Write as _;
+
 use mcp_roots::FileType;
 use mcp_roots_rmcp::{Progress, ToolCall};
 use rmcp::model::CallToolResponse;
-use serde::Serialize;
 
 use crate::glob::Exclusions;
 use crate::paths::target;
 use crate::reply;
 use crate::server::FsServer;
 use crate::tools::args::DirectoryTree;
-use crate::tools::failed;
 use crate::walk::{OnError, walk};
-
-/// One entry, its fields in the original's order.
-#[derive(Debug, Serialize)]
-struct Node {
-    name: String,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    children: Option<Vec<Node>>,
-}
 
 pub(crate) async fn run(
     server: &FsServer,
@@ -40,7 +30,7 @@ pub(crate) async fn run(
         .serve_blocking(call, move |snap| {
             let exclude = Exclusions::for_tree(&args.exclude_patterns);
             let start = target(snap, &args.path);
-            let mut flat = Vec::new();
+            let mut tree = TreeText::new();
             let stopped = walk(
                 snap,
                 &start,
@@ -49,53 +39,177 @@ pub(crate) async fn run(
                 &exclude,
                 OnError::Fail,
                 |found| {
-                    let name = found.rel.rsplit('/').next().unwrap_or_default().to_owned();
-                    flat.push((found.depth, name, found.file_type == FileType::Dir));
+                    let name = found.rel.rsplit('/').next().unwrap_or_default();
+                    tree.push(found.depth, name, found.file_type == FileType::Dir);
                     Ok(())
                 },
             )?;
-            let tree = build(&mut flat.into_iter().peekable(), 1);
-            let text = serde_json::to_string_pretty(&tree).map_err(|e| failed(e.to_string()))?;
-            Ok(reply::text_stopped(text, stopped))
+            Ok(reply::text_stopped(tree.finish(), stopped))
         })
         .await
 }
 
-/// The nodes at `depth` from a pre-order listing of (depth, name, is_dir).
-fn build<I: Iterator<Item = (usize, String, bool)>>(
-    flat: &mut std::iter::Peekable<I>,
-    depth: usize,
-) -> Vec<Node> {
-    let mut nodes = Vec::new();
-    while let Some((d, _, _)) = flat.peek() {
-        if *d < depth {
-            break;
+/// The tree's text, written as the walk goes: what `JSON.stringify(tree,
+/// null, 2)` prints for the original's nodes `{name, type, children}`
+/// (`children` on directories only), without building the nodes first.
+/// A pre-order listing of (depth, name, is_dir) is all it needs: an entry
+/// at depth `d` closes the directories deeper than `d - 1` that are still
+/// open, then opens its own object (and its `children`, if a directory).
+struct TreeText {
+    text: String,
+    /// The arrays still open, the top level's first: whether each has an
+    /// element yet.
+    open: Vec<bool>,
+}
+
+impl TreeText {
+    fn new() -> Self {
+        Self {
+            text: String::from("["),
+            open: vec![false],
         }
-        let (_, name, dir) = flat.next().expect("peeked");
-        let children = dir.then(|| build(flat, depth + 1));
-        nodes.push(Node {
-            name,
-            kind: if dir { "directory" } else { "file" },
-            children,
-        });
     }
-    nodes
+
+    /// The entry `name` at `depth` (1: the start's own entries), after the
+    /// entries before it in pre-order.
+    fn push(&mut self, depth: usize, name: &str, dir: bool) {
+        // An entry belongs to the array of its parent (depth - 1 levels
+        // below the top one); one deeper than an open array goes in the
+        // innermost.
+        let level = depth.saturating_sub(1).min(self.open.len() - 1);
+        while self.open.len() > level + 1 {
+            self.close();
+        }
+        let has_elements = self.open.last_mut().expect("the top array stays open");
+        self.text.push_str(if *has_elements { ",\n" } else { "\n" });
+        *has_elements = true;
+        let indent = 4 * level + 2;
+        self.indent(indent);
+        self.text.push_str("{\n");
+        self.indent(indent + 2);
+        self.text.push_str("\"name\": ");
+        push_json_string(&mut self.text, name);
+        self.text.push_str(",\n");
+        self.indent(indent + 2);
+        if dir {
+            self.text.push_str("\"type\": \"directory\",\n");
+            self.indent(indent + 2);
+            self.text.push_str("\"children\": [");
+            self.open.push(false);
+        } else {
+            self.text.push_str("\"type\": \"file\"\n");
+            self.indent(indent);
+            self.text.push('}');
+        }
+    }
+
+    /// Closes the innermost open directory: its `children` and its object.
+    fn close(&mut self) {
+        let level = self.open.len() - 1;
+        let had_elements = self.open.pop().expect("a directory is open");
+        // The directory's object is at 4 * (level - 1) + 2, its fields
+        // (and the closing bracket) 2 further.
+        if had_elements {
+            self.text.push('\n');
+            self.indent(4 * level);
+        }
+        self.text.push_str("]\n");
+        self.indent(4 * level - 2);
+        self.text.push('}');
+    }
+
+    fn finish(mut self) -> String {
+        while self.open.len() > 1 {
+            self.close();
+        }
+        if self.open[0] {
+            self.text.push('\n');
+        }
+        self.text.push(']');
+        self.text
+    }
+
+    fn indent(&mut self, n: usize) {
+        self.text.extend(std::iter::repeat_n(' ', n));
+    }
+}
+
+/// `s` as a JSON string, escaped as serde_json (and `JSON.stringify`)
+/// escape it: `"`, `\\` and the control characters.
+fn push_json_string(out: &mut String, s: &str) {
+    if !s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{08}' => out.push_str("\\b"),
+            '\u{0c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::Serialize;
+
+    /// The nodes as the original builds them, printed by serde_json: the
+    /// reference the text written as the walk goes must equal.
+    #[derive(Serialize)]
+    struct Node {
+        name: String,
+        #[serde(rename = "type")]
+        kind: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        children: Option<Vec<Node>>,
+    }
+
+    fn nodes(flat: &[(usize, &str, bool)], at: &mut usize, depth: usize) -> Vec<Node> {
+        let mut out = Vec::new();
+        while let Some(&(d, name, dir)) = flat.get(*at) {
+            if d < depth {
+                break;
+            }
+            *at += 1;
+            out.push(Node {
+                name: name.to_owned(),
+                kind: if dir { "directory" } else { "file" },
+                children: dir.then(|| nodes(flat, at, depth + 1)),
+            });
+        }
+        out
+    }
+
+    fn written(flat: &[(usize, &str, bool)]) -> String {
+        let mut tree = TreeText::new();
+        for &(depth, name, dir) in flat {
+            tree.push(depth, name, dir);
+        }
+        tree.finish()
+    }
 
     #[test]
     fn a_preorder_listing_becomes_the_nested_json() {
-        let flat = vec![
-            (1, "a".to_owned(), true),
-            (2, "x".to_owned(), false),
-            (2, "e".to_owned(), true),
-            (1, "b".to_owned(), false),
+        let flat = [
+            (1, "a", true),
+            (2, "x", false),
+            (2, "e", true),
+            (1, "b", false),
         ];
-        let tree = build(&mut flat.into_iter().peekable(), 1);
-        let text = serde_json::to_string_pretty(&tree).unwrap();
         let want = r#"[
   {
     "name": "a",
@@ -117,6 +231,52 @@ mod tests {
     "type": "file"
   }
 ]"#;
-        assert_eq!(text, want);
+        assert_eq!(written(&flat), want);
+    }
+
+    #[test]
+    fn the_text_is_what_serde_json_prints_for_the_nodes() {
+        let listings: &[&[(usize, &str, bool)]] = &[
+            &[],
+            &[(1, "only", false)],
+            &[(1, "empty", true)],
+            &[
+                (1, "d", true),
+                (2, "e", true),
+                (3, "f", true),
+                (4, "deep", false),
+            ],
+            &[
+                (1, "d", true),
+                (2, "e", true),
+                (3, "x", false),
+                (1, "after", false),
+            ],
+            &[
+                (1, "a", true),
+                (2, "b", true),
+                (1, "c", true),
+                (2, "d", false),
+                (2, "e", true),
+            ],
+            &[
+                (1, "q\"uote", false),
+                (1, "back\\slash", true),
+                (2, "tab\tnew\nline", false),
+            ],
+            &[(1, "\u{1}\u{8}\u{c}\r\u{1f}", false), (1, "é ✓ /", false)],
+        ];
+        for flat in listings {
+            let want = serde_json::to_string_pretty(&nodes(flat, &mut 0, 1)).unwrap();
+            assert_eq!(written(flat), want, "{flat:?}");
+        }
+    }
+
+    #[test]
+    fn an_entry_deeper_than_any_open_directory_goes_in_the_innermost() {
+        // Not a listing a walk yields; the text stays valid JSON.
+        let text = written(&[(1, "a", false), (3, "b", false)]);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value.as_array().unwrap().len(), 2);
     }
 }

@@ -10,8 +10,6 @@ mod apply;
 mod diff;
 mod lines;
 
-use std::io::Read;
-
 use mcp_roots_rmcp::{Outcome, Stop, ToolCall};
 use rmcp::model::CallToolResponse;
 
@@ -19,7 +17,7 @@ use crate::paths::target;
 use crate::reply;
 use crate::server::FsServer;
 use crate::tools::args::EditFile;
-use crate::tools::{failed, physical};
+use crate::tools::{failed, physical, read_up_to};
 
 pub(crate) async fn run(server: &FsServer, call: ToolCall, args: EditFile) -> CallToolResponse {
     let confirm = server.config.confirm;
@@ -35,9 +33,7 @@ pub(crate) async fn run(server: &FsServer, call: ToolCall, args: EditFile) -> Ca
             let (real, new, fenced) = ask
                 .files(move |snap| {
                     let scoped = snap.resolve(target(snap, &path).as_str())?;
-                    let mut bytes = Vec::new();
-                    snap.open(&scoped)?
-                        .read_to_end(&mut bytes)
+                    let bytes = read_up_to(snap.open(&scoped)?, u64::MAX)
                         .map_err(|e| failed(e.to_string()))?;
                     let old = String::from_utf8_lossy(&bytes).replace("\r\n", "\n");
                     let new = apply::apply(&old, &edits).map_err(failed)?;

@@ -48,13 +48,19 @@ pub(crate) async fn run(
                 }
                 let entry = entry?;
                 let name = entry.name().to_string_lossy().into_owned();
-                let size = snap
-                    .metadata(format!("{}/{name}", dir.trim_end_matches('/')).as_str())
-                    .map(|m| m.len())
-                    .unwrap_or(0);
+                let is_dir = entry.file_type() == FileType::Dir;
+                // A directory's size is printed nowhere and counted in no
+                // total: only the order by size needs it.
+                let size = if is_dir && args.sort_by == SortBy::Name {
+                    0
+                } else {
+                    snap.metadata(format!("{}/{name}", dir.trim_end_matches('/')).as_str())
+                        .map(|m| m.len())
+                        .unwrap_or(0)
+                };
                 rows.push(Row {
                     name,
-                    dir: entry.file_type() == FileType::Dir,
+                    dir: is_dir,
                     size,
                 });
                 progress.report(rows.len() as u64, || {

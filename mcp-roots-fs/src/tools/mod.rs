@@ -17,7 +17,9 @@ pub(crate) mod read_text_file;
 pub(crate) mod search_files;
 pub(crate) mod write_file;
 
-use mcp_roots::{ScopedPath, Snapshot};
+use std::io::Read;
+
+use mcp_roots::{ScopedPath, Snapshot, TrackedFile};
 use mcp_roots_rmcp::Stop;
 use rmcp::model::{CallToolResult, ContentBlock};
 
@@ -39,4 +41,14 @@ pub(crate) fn physical(snap: &Snapshot<'_>, scoped: &ScopedPath) -> String {
         "." => root,
         rel => format!("{}/{rel}", root.trim_end_matches('/')),
     }
+}
+
+/// The rest of `file`, at most `limit` bytes, read into a buffer sized from
+/// the file's length (so that a small file takes one read and the one that
+/// finds its end, not a read per doubling of the buffer).
+pub(crate) fn read_up_to(file: TrackedFile, limit: u64) -> std::io::Result<Vec<u8>> {
+    let len = file.metadata().map_or(0, |meta| meta.len());
+    let mut bytes = Vec::with_capacity(len.min(limit).saturating_add(1) as usize);
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }

@@ -3,8 +3,6 @@
 //! original's own table decides first (so its answers stay the same); other
 //! extensions are looked up in `mime_guess`'s table.
 
-use std::io::Read;
-
 use base64::Engine;
 use mcp_roots_rmcp::ToolCall;
 use rmcp::model::{CallToolResponse, CallToolResult};
@@ -13,7 +11,7 @@ use serde_json::{Value, json};
 use crate::paths::target;
 use crate::server::FsServer;
 use crate::tools::args::PathOnly;
-use crate::tools::failed;
+use crate::tools::{failed, read_up_to};
 
 /// The original's table.
 const KNOWN: [(&str, &str); 11] = [
@@ -53,10 +51,8 @@ pub(crate) async fn run(server: &FsServer, call: ToolCall, args: PathOnly) -> Ca
         .serve_blocking(call, move |snap| {
             let spelled = target(snap, &args.path);
             let scoped = snap.resolve(spelled.as_str())?;
-            let mut bytes = Vec::new();
-            snap.open(&scoped)?
-                .read_to_end(&mut bytes)
-                .map_err(|e| failed(e.to_string()))?;
+            let bytes =
+                read_up_to(snap.open(&scoped)?, u64::MAX).map_err(|e| failed(e.to_string()))?;
             let mime = mime_type(scoped.rel());
             let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
             let block: Value = if mime.starts_with("image/") {

@@ -4,8 +4,6 @@
 //! the whole answer is bounded: past `MAX_TOTAL` bytes, the remaining
 //! files are reported as not read.
 
-use std::io::Read;
-
 use mcp_roots_rmcp::ToolCall;
 use rmcp::model::CallToolResponse;
 
@@ -13,7 +11,7 @@ use crate::paths::target;
 use crate::reply;
 use crate::server::FsServer;
 use crate::tools::args::ReadMultipleFiles;
-use crate::tools::failed;
+use crate::tools::{failed, read_up_to};
 
 /// The most text one call returns. The answer is held in memory whole and
 /// carries the text twice (a text block and `structuredContent.content`),
@@ -40,9 +38,8 @@ pub(crate) async fn run(
                 .iter()
                 .map(|path| {
                     let read = snap.open(target(snap, path).as_str()).map_err(|e| e.to_string()).and_then(|file| {
-                        let mut bytes = Vec::new();
                         let left = MAX_TOTAL.saturating_sub(total);
-                        file.take(left + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+                        let bytes = read_up_to(file, left + 1).map_err(|e| e.to_string())?;
                         if bytes.len() as u64 > left {
                             return Err(format!("not read: the answer would exceed {MAX_TOTAL} bytes; read this file on its own"));
                         }

@@ -10,7 +10,7 @@ use rmcp::model::CallToolResponse;
 use crate::paths::target;
 use crate::reply;
 use crate::server::FsServer;
-use crate::tools::{args::ReadTextFile, failed};
+use crate::tools::{args::ReadTextFile, failed, read_up_to};
 
 /// The read size of `head` and `tail`.
 const CHUNK: usize = 64 * 1024;
@@ -33,8 +33,7 @@ pub(crate) async fn run(server: &FsServer, call: ToolCall, args: ReadTextFile) -
                 (Some(n), _) => head_lines(&mut file, n.ceil())?,
                 (_, Some(n)) => tail_lines(&mut file, n.trunc())?,
                 _ => {
-                    let mut bytes = Vec::new();
-                    file.read_to_end(&mut bytes).map_err(io)?;
+                    let bytes = read_up_to(file, u64::MAX).map_err(io)?;
                     String::from_utf8_lossy(&bytes).into_owned()
                 }
             };

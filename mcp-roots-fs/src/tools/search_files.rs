@@ -42,15 +42,16 @@ pub(crate) async fn run(
                 &exclude,
                 OnError::Skip,
                 |entry| {
+                    if !pattern.is_match(entry.rel) {
+                        return Ok(());
+                    }
                     let full = format!("{base}/{}", entry.rel);
                     // A link counts only if what it names is inside the roots.
                     if entry.file_type == FileType::Symlink && snap.metadata(full.as_str()).is_err()
                     {
                         return Ok(());
                     }
-                    if pattern.is_match(&entry.rel) {
-                        found.push(full);
-                    }
+                    found.push(full);
                     Ok(())
                 },
             )?;

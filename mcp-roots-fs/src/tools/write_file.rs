@@ -17,11 +17,15 @@ pub(crate) async fn run(server: &FsServer, call: ToolCall, args: WriteFile) -> C
     server
         .roots
         .serve_with(call, move |mut ask| async move {
-            let path = args.path.clone();
-            let exists = ask
-                .files(move |snap| Ok(snap.metadata(target(snap, &path).as_str()).is_ok()))
-                .await?;
-            if confirm && exists {
+            // Only a confirmation needs to know whether the file exists
+            // (otherwise the look-up would be a second trip to the
+            // blocking pool for nothing).
+            let exists = confirm && {
+                let path = args.path.clone();
+                ask.files(move |snap| Ok(snap.metadata(target(snap, &path).as_str()).is_ok()))
+                    .await?
+            };
+            if exists {
                 let question = format!("Overwrite {}? Its content will be replaced.", args.path);
                 if ask.confirm(question, "Overwrite").await? != Outcome::Accepted(()) {
                     return Ok(reply::text(format!(
