@@ -4,6 +4,7 @@
 //! the server's bounds on top: entries examined, depth, a deadline, and the
 //! client's cancellation. When it stops early, it says why.
 
+use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
 use mcp_roots::{Error, FileType, Snapshot, WalkLimits};
@@ -27,6 +28,24 @@ pub(crate) struct Found<'a> {
     pub(crate) depth: usize,
 }
 
+/// The order the original lists a walk in: pre-order, each directory's
+/// entries by name in byte order (its `readdir` is libuv's, which sorts
+/// with `strcmp`). Comparing two paths byte by byte with `/` as the lowest
+/// byte gives exactly that: a directory comes before what is beneath it,
+/// and its subtree before a sibling whose name extends its own (`a/x`
+/// before `a.txt`).
+pub(crate) fn path_order(a: &str, b: &str) -> Ordering {
+    let key = |c: u8| if c == b'/' { 0 } else { c };
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    for (x, y) in a.iter().zip(b) {
+        match key(*x).cmp(&key(*y)) {
+            Ordering::Equal => {}
+            other => return other,
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
 /// What a walk does with a directory it cannot read: the original's
 /// `search_files` skips it, its `directory_tree` fails.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +56,9 @@ pub(crate) enum OnError {
 
 /// Walks `start`, calling `visit` on each entry not excluded (an excluded
 /// directory is not entered); returns why it stopped early, if it did.
+/// Entries come in the library's walk order (pre-order, each directory in
+/// its own order); a tool that answers in the original's order sorts them
+/// with [`path_order`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn walk(
     snap: &Snapshot<'_>,
@@ -106,4 +128,24 @@ pub(crate) fn walk(
         )));
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_order_is_pre_order_with_names_in_byte_order() {
+        let mut paths = vec![
+            "a.txt", "b", "a/x", "B", "a", "a/x/y", "a/.h", "a-b", "_", ".e", "a/x.md", "ä",
+        ];
+        paths.sort_by(|a, b| path_order(a, b));
+        assert_eq!(
+            paths,
+            [
+                ".e", "B", "_", "a", "a/.h", "a/x", "a/x/y", "a/x.md", "a-b", "a.txt", "b", "ä"
+            ]
+            .to_vec()
+        );
+    }
 }

@@ -1,6 +1,7 @@
 //! `directory_tree`: the tree as JSON, 2-space indented, each entry
-//! `{name, type, children}` (`children` on directories only), in the
-//! directories' own order. `excludePatterns` as the original applies them
+//! `{name, type, children}` (`children` on directories only), each
+//! directory's entries by name in byte order, as the original's libuv
+//! `readdir` gives them. `excludePatterns` as the original applies them
 //! (see `glob::Exclusions::for_tree`). A symlink is a `file` and is not
 //! followed, so a link loop cannot recur. Bounded (entries, depth,
 //! deadline), on the blocking pool, with progress and cancellation.
@@ -16,7 +17,7 @@ use crate::paths::target;
 use crate::reply;
 use crate::server::FsServer;
 use crate::tools::args::DirectoryTree;
-use crate::walk::{OnError, walk};
+use crate::walk::{OnError, path_order, walk};
 
 pub(crate) async fn run(
     server: &FsServer,
@@ -30,7 +31,7 @@ pub(crate) async fn run(
         .serve_blocking(call, move |snap| {
             let exclude = Exclusions::for_tree(&args.exclude_patterns);
             let start = target(snap, &args.path);
-            let mut tree = TreeText::new();
+            let mut entries: Vec<(Box<str>, usize, bool)> = Vec::new();
             let stopped = walk(
                 snap,
                 &start,
@@ -39,11 +40,17 @@ pub(crate) async fn run(
                 &exclude,
                 OnError::Fail,
                 |found| {
-                    let name = found.rel.rsplit('/').next().unwrap_or_default();
-                    tree.push(found.depth, name, found.file_type == FileType::Dir);
+                    let dir = found.file_type == FileType::Dir;
+                    entries.push((found.rel.into(), found.depth, dir));
                     Ok(())
                 },
             )?;
+            entries.sort_unstable_by(|a, b| path_order(&a.0, &b.0));
+            let mut tree = TreeText::new();
+            for (rel, depth, dir) in &entries {
+                let name = rel.rsplit('/').next().unwrap_or_default();
+                tree.push(*depth, name, *dir);
+            }
             Ok(reply::text_stopped(tree.finish(), stopped))
         })
         .await

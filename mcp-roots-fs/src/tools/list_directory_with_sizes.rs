@@ -80,8 +80,12 @@ fn format_rows(mut rows: Vec<Row>, sort_by: SortBy) -> String {
     let dirs = rows.len() - files;
     let total: u64 = rows.iter().filter(|r| !r.dir).map(|r| r.size).sum();
     match sort_by {
-        // Stable, as JavaScript's sort: equal sizes keep the listing's order.
-        SortBy::Size => rows.sort_by_key(|r| std::cmp::Reverse(r.size)),
+        // Stable, as JavaScript's sort: equal sizes keep the listing's
+        // order, which is by name in byte order (libuv's `readdir`).
+        SortBy::Size => {
+            rows.sort_unstable_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+            rows.sort_by_key(|r| std::cmp::Reverse(r.size));
+        }
         SortBy::Name => rows.sort_by(|a, b| locale_compare(&a.name, &b.name)),
     }
     let mut lines: Vec<String> = rows

@@ -4,7 +4,8 @@
 //! left out and not entered. A symlink is listed when what it names is
 //! inside the roots, and never followed (the original's rule too); an
 //! unreadable directory is skipped. Bounded, on the blocking pool, with
-//! progress and cancellation.
+//! progress and cancellation. Matches are listed as the original lists
+//! them: pre-order, each directory's entries by name in byte order.
 
 use mcp_roots::FileType;
 use mcp_roots_rmcp::{Progress, ToolCall};
@@ -16,7 +17,7 @@ use crate::reply;
 use crate::server::FsServer;
 use crate::tools::args::SearchFiles;
 use crate::tools::physical;
-use crate::walk::{OnError, walk};
+use crate::walk::{OnError, path_order, walk};
 
 pub(crate) async fn run(
     server: &FsServer,
@@ -55,6 +56,7 @@ pub(crate) async fn run(
                     Ok(())
                 },
             )?;
+            found.sort_unstable_by(|a, b| path_order(a, b));
             let text = if found.is_empty() {
                 "No matches found".to_owned()
             } else {

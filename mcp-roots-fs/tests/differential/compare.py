@@ -8,8 +8,9 @@ with the official Python SDK's client (legacy mode: the original's SDK
 speaks up to 2025-11-25; the client declares no roots, so both serve their
 command-line directory), and sends both the same scripted calls. After each
 call it compares the replies and the two trees, normalised only for the
-temporary base path, timestamps, error wording and the orderings the
-original does not fix (directory order). Every call either matches or
+temporary base path, timestamps and error wording; listings, searches and
+trees are compared in order (the original's libuv `readdir` sorts names
+by bytes, and so does mcp-roots-fs). Every call either matches or
 shows exactly the difference listed for it (the README's table); anything
 else fails. Then it checks mcp-roots-fs's own options and roots rules.
 
@@ -142,35 +143,7 @@ def fix_text(tool: str, text: str) -> str:
     text = DATE.sub("<DATE>", text)
     if tool == "read_multiple_files":
         text = re.sub(r": Error - .*?(?=\n---\n|$)", ": Error - <ERROR>", text, flags=re.S)
-    if tool in ("list_directory", "search_files"):
-        text = "\n".join(sorted(text.split("\n")))
-    if tool == "directory_tree":
-        try:
-            text = json.dumps(sort_tree(json.loads(text)), indent=2)
-        except json.JSONDecodeError:
-            pass
     return text
-
-
-def sort_tree(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    for node in nodes:
-        if "children" in node:
-            node["children"] = sort_tree(node["children"])
-    return sorted(nodes, key=lambda n: n["name"])
-
-
-def sizes_sorted_within_ties(text: str) -> str:
-    lines = text.split("\n")
-    body, summary = lines[:-3], lines[-3:]
-    units = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4}
-
-    def size(line: str) -> float:
-        m = re.search(r"([\d.]+) (B|KB|MB|GB|TB)$", line)
-        return float(m.group(1)) * units[m.group(2)] if m else 0.0
-
-    sizes = [size(l) for l in body]
-    ordered = all(a >= b for a, b in zip(sizes, sizes[1:]))
-    return ("ORDERED\n" if ordered else "UNORDERED\n") + "\n".join(sorted(body)) + "\n" + "\n".join(summary)
 
 
 # ------------------------------------------------------------------ calls
@@ -411,13 +384,6 @@ async def differential(original: str, ours: str) -> None:
             for label, tool, args, expect in script:
                 r1 = normalise(tool, await call(c1, tool, args(b1)), b1)
                 r2 = normalise(tool, await call(c2, tool, args(b2)), b2)
-                if tool == "list_directory_with_sizes" and args(b1).get("sortBy") == "size":
-                    for r in (r1, r2):
-                        for block in r.get("content", []):
-                            if block.get("type") == "text":
-                                block["text"] = sizes_sorted_within_ties(block["text"])
-                        if "structuredContent" in r:
-                            r["structuredContent"]["content"] = sizes_sorted_within_ties(r["structuredContent"]["content"])
                 t1, t2 = snapshot(b1), snapshot(b2)
                 trees = t1 == t2
                 tree_detail = "" if trees else f"trees differ: {sorted(set(t1.items()) ^ set(t2.items()), key=str)[:4]}"
