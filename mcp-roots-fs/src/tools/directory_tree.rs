@@ -17,7 +17,7 @@ use crate::paths::target;
 use crate::reply;
 use crate::server::FsServer;
 use crate::tools::args::DirectoryTree;
-use crate::walk::{OnError, path_order, walk};
+use crate::walk::{OnError, walk};
 
 pub(crate) async fn run(
     server: &FsServer,
@@ -31,7 +31,7 @@ pub(crate) async fn run(
         .serve_blocking(call, move |snap| {
             let exclude = Exclusions::for_tree(&args.exclude_patterns);
             let start = target(snap, &args.path);
-            let mut entries: Vec<(Box<str>, usize, bool)> = Vec::new();
+            let mut walked = Walked::default();
             let stopped = walk(
                 snap,
                 &start,
@@ -40,23 +40,78 @@ pub(crate) async fn run(
                 &exclude,
                 OnError::Fail,
                 |found| {
-                    let dir = found.file_type == FileType::Dir;
-                    entries.push((found.rel.into(), found.depth, dir));
+                    let name = found.rel.rsplit('/').next().unwrap_or_default();
+                    walked.push(name, found.depth, found.file_type == FileType::Dir);
                     Ok(())
                 },
             )?;
-            entries.sort_unstable_by(|a, b| path_order(&a.0, &b.0));
             let mut tree = TreeText::new();
-            for (rel, depth, dir) in &entries {
-                let name = rel.rsplit('/').next().unwrap_or_default();
-                tree.push(*depth, name, *dir);
-            }
+            walked.write(&mut tree);
             Ok(reply::text_stopped(tree.finish(), stopped))
         })
         .await
 }
 
-/// The tree's text, written as the walk goes: what `JSON.stringify(tree,
+/// The walk's entries in its pre-order (each directory's subtree right
+/// after it), their names in one buffer, to be written with each
+/// directory's entries by name in byte order: only siblings are compared,
+/// by their names alone.
+#[derive(Default)]
+struct Walked {
+    names: String,
+    /// Where each name lies in `names`, its depth, whether a directory.
+    entries: Vec<(usize, usize, usize, bool)>,
+    /// For each entry, the index past its subtree (filled by `write`).
+    ends: Vec<usize>,
+}
+
+impl Walked {
+    fn push(&mut self, name: &str, depth: usize, dir: bool) {
+        let start = self.names.len();
+        self.names.push_str(name);
+        self.entries.push((start, name.len(), depth, dir));
+    }
+
+    fn name(&self, index: usize) -> &str {
+        let (start, len, _, _) = self.entries[index];
+        &self.names[start..start + len]
+    }
+
+    fn write(mut self, tree: &mut TreeText) {
+        let n = self.entries.len();
+        self.ends = vec![n; n];
+        let mut open: Vec<usize> = Vec::new();
+        for index in 0..n {
+            let depth = self.entries[index].2;
+            while open.last().is_some_and(|&o| self.entries[o].2 >= depth) {
+                let closed = open.pop().expect("checked");
+                self.ends[closed] = index;
+            }
+            open.push(index);
+        }
+        self.write_range(tree, 0, n);
+    }
+
+    /// Writes the subtrees that start in `lo..hi` (siblings), by name.
+    fn write_range(&self, tree: &mut TreeText, lo: usize, hi: usize) {
+        let mut siblings = Vec::new();
+        let mut at = lo;
+        while at < hi {
+            siblings.push(at);
+            at = self.ends[at];
+        }
+        siblings.sort_unstable_by(|&a, &b| self.name(a).as_bytes().cmp(self.name(b).as_bytes()));
+        for index in siblings {
+            let (_, _, depth, dir) = self.entries[index];
+            tree.push(depth, self.name(index), dir);
+            if dir {
+                self.write_range(tree, index + 1, self.ends[index]);
+            }
+        }
+    }
+}
+
+/// The tree's text, written in pre-order: what `JSON.stringify(tree,
 /// null, 2)` prints for the original's nodes `{name, type, children}`
 /// (`children` on directories only), without building the nodes first.
 /// A pre-order listing of (depth, name, is_dir) is all it needs: an entry
