@@ -45,7 +45,8 @@ pub(crate) async fn run(
                     Ok(())
                 },
             )?;
-            let mut tree = TreeText::new();
+            // About what each entry prints besides its name and indent.
+            let mut tree = TreeText::with_capacity(walked.names.len() + 80 * walked.entries.len());
             walked.write(&mut tree);
             Ok(reply::text_stopped(tree.finish(), stopped))
         })
@@ -125,9 +126,18 @@ struct TreeText {
 }
 
 impl TreeText {
+    #[cfg(test)]
     fn new() -> Self {
+        Self::with_capacity(1)
+    }
+
+    /// A tree whose text is expected to be about `bytes` long (reserved
+    /// at once: a large tree's text is not copied as it grows).
+    fn with_capacity(bytes: usize) -> Self {
+        let mut text = String::with_capacity(bytes);
+        text.push('[');
         Self {
-            text: String::from("["),
+            text,
             open: vec![false],
         }
     }
