@@ -216,3 +216,38 @@ fn without_patterns_the_same_renames_move() {
         assert_eq!(reason(got), "ok", "{from} -> {to}");
     }
 }
+
+#[test]
+fn listings_and_walks_leave_out_what_path_patterns_hide() {
+    for kind in KINDS {
+        let fx = tree();
+        with_set(kind, &fx, |s| {
+            let at = |rel: &str| fx.subst(&format!("{{T}}/proj/{rel}"));
+            let names: Vec<String> = s
+                .read_dir(at("config").as_str())
+                .expect("read_dir")
+                .map(|e| e.expect("entry").name().to_string_lossy().into_owned())
+                .collect();
+            assert_eq!(names, ["app.json"], "{kind:?}");
+            let walked: Vec<String> = s
+                .walk(at("").as_str(), mcp_roots::WalkLimits::new(10, 1000))
+                .expect("walk")
+                .map(|e| e.expect("entry").path().rel().to_owned())
+                .collect();
+            for hidden in ["config/secret.json", "a/b/secrets", "a/b/secrets/s.txt"] {
+                assert!(
+                    !walked.iter().any(|w| w.ends_with(hidden)),
+                    "{kind:?} walk yielded {hidden}: {walked:?}"
+                );
+            }
+            assert!(
+                walked.iter().any(|w| w.ends_with("config/app.json")),
+                "{kind:?}"
+            );
+            assert!(
+                walked.iter().any(|w| w.ends_with("docs/api/x.md")),
+                "{kind:?}"
+            );
+        });
+    }
+}
