@@ -88,11 +88,24 @@ impl Driver {
         }
         let mut capabilities = serde_json::Map::new();
         capabilities.insert("goog:chromeOptions".into(), options);
-        ClientBuilder::new(HttpConnector::new())
-            .capabilities(capabilities)
-            .connect(&self.url)
-            .await
-            .expect("a Chromium session through chromedriver")
+        // chromedriver that listened may still refuse a moment (seen on a
+        // loaded 2-core machine): a few tries, then the error.
+        let mut tries = 0;
+        loop {
+            let session = ClientBuilder::new(HttpConnector::new())
+                .capabilities(capabilities.clone())
+                .connect(&self.url)
+                .await;
+            match session {
+                Ok(client) => return client,
+                Err(err) if tries < 5 => {
+                    tries += 1;
+                    eprintln!("chromedriver session, try {tries}: {err}");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+                Err(err) => panic!("a Chromium session through chromedriver: {err:?}"),
+            }
+        }
     }
 }
 
