@@ -201,8 +201,15 @@ impl TreeText {
         self.text
     }
 
-    fn indent(&mut self, n: usize) {
-        self.text.extend(std::iter::repeat_n(' ', n));
+    fn indent(&mut self, mut n: usize) {
+        // A slice of spaces at a time, not a space at a time: a deep tree's
+        // text is mostly indentation.
+        const SPACES: &str = "                                                                ";
+        while n > SPACES.len() {
+            self.text.push_str(SPACES);
+            n -= SPACES.len();
+        }
+        self.text.push_str(&SPACES[..n]);
     }
 }
 
@@ -338,7 +345,12 @@ mod tests {
             ],
             &[(1, "\u{1}\u{8}\u{c}\r\u{1f}", false), (1, "é ✓ /", false)],
         ];
-        for flat in listings {
+        // Deep enough that an indent is longer than one slice of spaces.
+        let deep: Vec<(usize, &str, bool)> = (1..=40)
+            .map(|depth| (depth, "level", true))
+            .chain([(41, "leaf", false), (17, "beside", false), (2, "up", true)])
+            .collect();
+        for flat in listings.iter().copied().chain([deep.as_slice()]) {
             let want = serde_json::to_string_pretty(&nodes(flat, &mut 0, 1)).unwrap();
             assert_eq!(written(flat), want, "{flat:?}");
         }

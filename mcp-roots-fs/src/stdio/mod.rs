@@ -22,6 +22,11 @@ use std::os::fd::OwnedFd;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 
+mod lines;
+
+pub(crate) use lines::Lines;
+use lines::stream::Target;
+
 /// The transport's reading half.
 pub(crate) type Reader = Box<dyn AsyncRead + Send + Unpin>;
 /// The transport's writing half.
@@ -123,37 +128,54 @@ fn same_file(a: &OwnedFd, b: std::os::fd::BorrowedFd<'_>) -> bool {
     }
 }
 
-/// The transport: the reopened `pipes` on the event loop, or tokio's
-/// `stdin` and `stdout`. Call it within the runtime.
-pub(crate) fn transport(pipes: Option<Pipes>) -> (Reader, Writer) {
+/// The transport: the reopened `pipes` on the event loop (a large answer
+/// streamed into the output descriptor, see [`lines`]), or tokio's `stdin`
+/// and `stdout`. Call it within the runtime.
+pub(crate) fn transport(pipes: Option<Pipes>) -> Lines {
+    let (reader, writer, stream) = halves(pipes);
+    Lines::new(reader, writer, stream)
+}
+
+fn halves(pipes: Option<Pipes>) -> (Reader, Writer, Option<Target>) {
     #[cfg(target_os = "linux")]
     if let Some(pipes) = pipes {
         match on_event_loop(pipes) {
-            Ok(halves) => return halves,
+            Ok((reader, writer, fd)) => return (reader, writer, Some(Target::new(fd))),
             Err(e) => tracing::debug!(error = %e, "stdio: the standard streams stay blocking"),
         }
     }
     #[cfg(not(target_os = "linux"))]
     let _ = pipes;
-    (Box::new(tokio::io::stdin()), Box::new(tokio::io::stdout()))
+    (
+        Box::new(tokio::io::stdin()),
+        Box::new(tokio::io::stdout()),
+        None,
+    )
 }
 
+/// Both halves on the event loop, and a copy of the output descriptor (the
+/// same non-blocking description) for lines streamed into it.
 #[cfg(target_os = "linux")]
-fn on_event_loop(pipes: Pipes) -> std::io::Result<(Reader, Writer)> {
+fn on_event_loop(pipes: Pipes) -> std::io::Result<(Reader, Writer, OwnedFd)> {
     use tokio::net::unix::pipe::{Receiver, Sender};
 
     Ok(match pipes {
-        Pipes::Fifos { input, output } => (
-            Box::new(Receiver::from_owned_fd(input)?),
-            Box::new(Sender::from_owned_fd(output)?),
-        ),
+        Pipes::Fifos { input, output } => {
+            let copy = output.try_clone()?;
+            (
+                Box::new(Receiver::from_owned_fd(input)?),
+                Box::new(Sender::from_owned_fd(output)?),
+                copy,
+            )
+        }
         Pipes::Sockets { input, output } => {
             let stream = |fd: OwnedFd| {
                 let socket = std::os::unix::net::UnixStream::from(fd);
                 socket.set_nonblocking(true)?;
                 tokio::net::UnixStream::from_std(socket)
             };
-            (Box::new(stream(input)?), Box::new(stream(output)?))
+            let copy = output.try_clone()?;
+            (Box::new(stream(input)?), Box::new(stream(output)?), copy)
         }
     })
 }
@@ -182,7 +204,7 @@ mod tests {
         let write_end = sender.into_blocking_fd().unwrap();
         let input = reopen_fifo(&fd_path(&read_end), false).unwrap();
         let output = reopen_fifo(&fd_path(&write_end), true).unwrap();
-        let (mut reader, mut writer) = transport(Some(Pipes::Fifos { input, output }));
+        let (mut reader, mut writer, _) = halves(Some(Pipes::Fifos { input, output }));
         writer.write_all(b"{\"jsonrpc\":\"2.0\"}\n").await.unwrap();
         writer.flush().await.unwrap();
         let mut got = vec![0; 18];
@@ -227,7 +249,7 @@ mod tests {
         let output = unix_socket(ours.as_fd()).unwrap();
         assert!(same_file(&output, ours.as_fd()));
         assert!(!same_file(&output, theirs.as_fd()));
-        let (mut reader, mut writer) = transport(Some(Pipes::Sockets { input, output }));
+        let (mut reader, mut writer, _) = halves(Some(Pipes::Sockets { input, output }));
         writer.write_all(b"out\n").await.unwrap();
         writer.flush().await.unwrap();
         let mut theirs = tokio::net::UnixStream::from_std({

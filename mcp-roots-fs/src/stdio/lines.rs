@@ -1,0 +1,328 @@
+//! [`Lines`]: the stdio transport's messages, one JSON line each. Reading
+//! is rmcp's own (its line limit, its parse, its replies to malformed
+//! requests). Writing is this module's: a message is serialized into a
+//! buffer kept from one message to the next and written at once, as rmcp
+//! does, unless it outgrows [`IN_MEMORY`]. A larger one (a `directory_tree`
+//! of 100,000 entries is a 19 MB line) is serialized again on the blocking
+//! pool straight into the output descriptor, a block at a time: the client
+//! reads the start of the line while the rest is being written, and the
+//! line is never held whole in memory (rmcp would build it in a buffer that
+//! grows by copying, then write it).
+
+use std::io::{self, Write};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
+
+use rmcp::RoleServer;
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::sync::Mutex;
+
+use super::{Reader, Writer};
+
+/// A message up to this long is serialized in memory and written at once.
+pub(crate) const IN_MEMORY: usize = 256 * 1024;
+
+/// The transport: rmcp's reader, this module's writer.
+pub(crate) struct Lines {
+    reader: AsyncRwTransport<RoleServer, Reader, Replies>,
+    out: Arc<Mutex<Out>>,
+    closed: Arc<AtomicBool>,
+}
+
+impl std::fmt::Debug for Lines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lines").finish_non_exhaustive()
+    }
+}
+
+/// The writing half, behind one lock so that lines never interleave.
+struct Out {
+    writer: Option<Writer>,
+    /// The serialized message, its capacity kept up to [`IN_MEMORY`].
+    buf: Vec<u8>,
+    /// The output descriptor (a copy), for lines written as they are
+    /// serialized; `None` where the writer is not a descriptor of ours.
+    stream: Option<stream::Target>,
+}
+
+impl Lines {
+    /// Messages read from `reader`, written to `writer` (or, when large,
+    /// to `stream`, the same output as a descriptor).
+    pub(crate) fn new(reader: Reader, writer: Writer, stream: Option<stream::Target>) -> Self {
+        let out = Arc::new(Mutex::new(Out {
+            writer: Some(writer),
+            buf: Vec::new(),
+            stream,
+        }));
+        let replies = Replies {
+            out: out.clone(),
+            pending: Vec::new(),
+        };
+        Self {
+            reader: AsyncRwTransport::new_server(reader, replies),
+            out,
+            closed: Arc::new(AtomicBool::new(false)),
+        }
+    }
+}
+
+impl Drop for Lines {
+    fn drop(&mut self) {
+        // A line still streaming gives up at its next wait for the reader.
+        self.closed.store(true, Ordering::Release);
+    }
+}
+
+impl Transport<RoleServer> for Lines {
+    type Error = io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let out = self.out.clone();
+        let closed = self.closed.clone();
+        async move { send(out, closed, item).await }
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleServer>>> + Send {
+        self.reader.receive()
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.closed.store(true, Ordering::Release);
+        self.reader.close().await?;
+        let mut out = self.out.lock().await;
+        if let Some(mut writer) = out.writer.take() {
+            writer.shutdown().await?;
+        }
+        Ok(())
+    }
+}
+
+fn not_connected() -> io::Error {
+    io::Error::new(io::ErrorKind::NotConnected, "the transport is closed")
+}
+
+async fn send(
+    out: Arc<Mutex<Out>>,
+    closed: Arc<AtomicBool>,
+    item: TxJsonRpcMessage<RoleServer>,
+) -> io::Result<()> {
+    let mut guard = out.lock_owned().await;
+    let Out {
+        writer,
+        buf,
+        stream,
+    } = &mut *guard;
+    let Some(writer) = writer.as_mut() else {
+        return Err(not_connected());
+    };
+    buf.clear();
+    let mut capped = Capped { buf, over: false };
+    match serde_json::to_writer(&mut capped, &item) {
+        Ok(()) => {}
+        Err(_) if capped.over => {
+            if let Some(target) = stream.as_ref() {
+                let target = target.clone_for_line()?;
+                // The lock goes with the line: nothing else is written
+                // until it ends, even if this send is dropped meanwhile.
+                return tokio::task::spawn_blocking(move || {
+                    let _line = guard;
+                    stream::write_line(&target, &item, &closed)
+                })
+                .await
+                .map_err(io::Error::other)?;
+            }
+            buf.clear();
+            serde_json::to_writer(&mut *buf, &item).map_err(io::Error::other)?;
+        }
+        Err(e) => return Err(io::Error::other(e)),
+    }
+    buf.push(b'\n');
+    let written = async {
+        writer.write_all(buf).await?;
+        writer.flush().await
+    }
+    .await;
+    if buf.capacity() > IN_MEMORY {
+        *buf = Vec::new();
+    }
+    written
+}
+
+/// A writer into `buf` that refuses to grow it past [`IN_MEMORY`].
+struct Capped<'a> {
+    buf: &'a mut Vec<u8>,
+    over: bool,
+}
+
+impl Write for Capped<'_> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        if self.buf.len() + data.len() > IN_MEMORY {
+            self.over = true;
+            return Err(io::Error::other(
+                "the line is larger than is kept in memory",
+            ));
+        }
+        self.buf.extend_from_slice(data);
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The writer rmcp's reading half replies through (to a request it cannot
+/// parse): each reply, once flushed, is written as a line of its own under
+/// the same lock as every other line.
+struct Replies {
+    out: Arc<Mutex<Out>>,
+    pending: Vec<u8>,
+}
+
+impl AsyncWrite for Replies {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        self.pending.extend_from_slice(data);
+        Poll::Ready(Ok(data.len()))
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        if self.pending.is_empty() {
+            return Poll::Ready(Ok(()));
+        }
+        let line = std::mem::take(&mut self.pending);
+        let out = self.out.clone();
+        tokio::spawn(async move {
+            let mut out = out.lock().await;
+            if let Some(writer) = out.writer.as_mut() {
+                let written = async {
+                    writer.write_all(&line).await?;
+                    writer.flush().await
+                }
+                .await;
+                if let Err(e) = written {
+                    tracing::debug!(error = %e, "stdio: a reply to a malformed request was not written");
+                }
+            }
+        });
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        self.poll_flush(cx)
+    }
+}
+
+/// Lines written straight into the output descriptor.
+pub(crate) mod stream {
+    use super::*;
+
+    #[cfg(target_os = "linux")]
+    use std::os::fd::OwnedFd;
+
+    /// The output, as a descriptor of its own (a copy of the transport's).
+    #[cfg(target_os = "linux")]
+    #[derive(Debug)]
+    pub(crate) struct Target {
+        fd: OwnedFd,
+    }
+
+    /// Elsewhere, never: large lines are built in memory.
+    #[cfg(not(target_os = "linux"))]
+    #[derive(Debug)]
+    pub(crate) enum Target {}
+
+    impl Target {
+        /// `fd`, for lines written as they are serialized.
+        #[cfg(target_os = "linux")]
+        pub(crate) fn new(fd: OwnedFd) -> Self {
+            Self { fd }
+        }
+
+        /// A copy for one line: the line's thread then owns what it writes to.
+        pub(crate) fn clone_for_line(&self) -> io::Result<Self> {
+            #[cfg(target_os = "linux")]
+            {
+                Ok(Self {
+                    fd: self.fd.try_clone()?,
+                })
+            }
+            #[cfg(not(target_os = "linux"))]
+            {
+                match *self {}
+            }
+        }
+    }
+
+    /// Serializes `item` into `target` a block at a time, then a newline.
+    /// The descriptor is non-blocking: a full pipe is waited for, in
+    /// turns of [`WAIT`], until `closed` is set.
+    pub(crate) fn write_line(
+        target: &Target,
+        item: &TxJsonRpcMessage<RoleServer>,
+        closed: &AtomicBool,
+    ) -> io::Result<()> {
+        let mut out = io::BufWriter::with_capacity(IN_MEMORY, Raw { target, closed });
+        serde_json::to_writer(&mut out, item).map_err(io::Error::other)?;
+        out.write_all(b"\n")?;
+        out.flush()
+    }
+
+    /// How long one wait for the reader lasts before `closed` is looked at.
+    #[cfg(target_os = "linux")]
+    const WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+    struct Raw<'a> {
+        target: &'a Target,
+        closed: &'a AtomicBool,
+    }
+
+    impl Write for Raw<'_> {
+        #[cfg(target_os = "linux")]
+        fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+            use rustix::event::{PollFd, PollFlags, Timespec, poll};
+            loop {
+                match rustix::io::write(&self.target.fd, data) {
+                    Ok(n) => return Ok(n),
+                    Err(rustix::io::Errno::INTR) => continue,
+                    Err(rustix::io::Errno::AGAIN) => {
+                        if self.closed.load(Ordering::Acquire) {
+                            return Err(not_connected());
+                        }
+                        let mut fds = [PollFd::new(&self.target.fd, PollFlags::OUT)];
+                        let wait = Timespec {
+                            tv_sec: 0,
+                            tv_nsec: WAIT.as_nanos() as _,
+                        };
+                        match poll(&mut fds, Some(&wait)) {
+                            Ok(_) | Err(rustix::io::Errno::INTR) => continue,
+                            Err(e) => return Err(e.into()),
+                        }
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+
+        #[cfg(not(target_os = "linux"))]
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            let _ = self.closed;
+            match *self.target {}
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+}
