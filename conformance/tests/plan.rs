@@ -20,21 +20,24 @@ use testkit::plan::{self, Plan, Step};
 /// Steps per plan at most.
 const MAX_STEPS: usize = 40;
 
-#[test]
-fn live_roots_agree_with_the_session_model() {
+/// A runner of `MCP_ROOTS_PROPTEST_PLANS` plans (default 500), its failures
+/// kept in `regressions` and replayed first.
+fn runner(regressions: &'static str) -> TestRunner {
     let plans = std::env::var("MCP_ROOTS_PROPTEST_PLANS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(500);
-    let config = Config {
+    TestRunner::new(Config {
         cases: plans,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/plan.proptest-regressions",
-        ))),
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(regressions))),
         ..Config::default()
-    };
+    })
+}
+
+#[test]
+fn live_roots_agree_with_the_session_model() {
     let total = Mutex::new((0usize, PlanOutcome::default()));
-    let mut runner = TestRunner::new(config);
+    let mut runner = runner("tests/plan.proptest-regressions");
     let result = runner.run(&plan::plan(MAX_STEPS), |plan| {
         let outcome = check::plan(&plan).map_err(TestCaseError::fail)?;
         let mut total = total.lock().expect("tally");
@@ -66,19 +69,8 @@ fn live_roots_agree_with_the_session_model() {
 /// as above).
 #[test]
 fn live_roots_with_patterns_agree_with_the_session_model() {
-    let plans = std::env::var("MCP_ROOTS_PROPTEST_PLANS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(500);
-    let config = Config {
-        cases: plans,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/plan_parts.proptest-regressions",
-        ))),
-        ..Config::default()
-    };
     let total = Mutex::new(PlanOutcome::default());
-    let mut runner = TestRunner::new(config);
+    let mut runner = runner("tests/plan_parts.proptest-regressions");
     let strategy = (plan::plan(MAX_STEPS), "[a-lA-H]{1,4}");
     let result = runner.run(&strategy, |(plan, letters)| {
         let parts = check::parts_of(&letters);

@@ -43,7 +43,7 @@ pub(crate) struct Rules {
     hide: Patterns,
     read_only: Patterns,
     compiled: [OnceLock<Arc<Compiled>>; 3],
-    reach: [OnceLock<Arc<Reach>>; 3],
+    reach: [OnceLock<Reach>; 3],
 }
 
 impl Rules {
@@ -80,7 +80,7 @@ impl Rules {
     /// rename asks).
     fn reach(&self, folding: Folding) -> &Reach {
         self.reach[slot(folding)]
-            .get_or_init(|| Arc::new(Reach::compile(&self.hide, &self.read_only, folding)))
+            .get_or_init(|| Reach::compile(&self.hide, &self.read_only, folding))
     }
 }
 
