@@ -4,10 +4,12 @@
 //! the server's bounds on top: entries examined, depth, a deadline, and the
 //! client's cancellation. When it stops early, it says why.
 
-use std::cmp::Ordering;
+use std::cmp::Ordering as Order;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use mcp_roots::{Error, FileType, Snapshot, WalkLimits};
+use mcp_roots::{Error, FileType, ScopedPath, Snapshot, Target, WalkEntry, WalkLimits};
 use mcp_roots_rmcp::Progress;
 
 use crate::glob::Exclusions;
@@ -34,12 +36,12 @@ pub(crate) struct Found<'a> {
 /// byte gives exactly that: a directory comes before what is beneath it,
 /// and its subtree before a sibling whose name extends its own (`a/x`
 /// before `a.txt`).
-pub(crate) fn path_order(a: &str, b: &str) -> Ordering {
+pub(crate) fn path_order(a: &str, b: &str) -> Order {
     let key = |c: u8| if c == b'/' { 0 } else { c };
     let (a, b) = (a.as_bytes(), b.as_bytes());
     for (x, y) in a.iter().zip(b) {
         match key(*x).cmp(&key(*y)) {
-            Ordering::Equal => {}
+            Order::Equal => {}
             other => return other,
         }
     }
@@ -54,80 +56,262 @@ pub(crate) enum OnError {
     Fail,
 }
 
+/// The most threads one walk uses.
+const MAX_THREADS: usize = 4;
+
 /// Walks `start`, calling `visit` on each entry not excluded (an excluded
-/// directory is not entered); returns why it stopped early, if it did.
-/// Entries come in the library's walk order (pre-order, each directory in
-/// its own order); a tool that answers in the original's order sorts them
-/// with [`path_order`].
+/// directory is not entered); returns the entries' states and why the walk
+/// stopped early, if it did.
+///
+/// The start's own entries are listed first, on this thread; each
+/// directory among them is then walked on one of up to [`MAX_THREADS`]
+/// threads (as many as the machine has cores), the bounds shared by all.
+/// The entries are cut into units: a unit's entries are one run of the
+/// start's entries up to and including a directory, then that directory's
+/// subtree. Each unit gets a state of its own (`new`), and the states come
+/// back in the order of the units, so their entries, read one state after
+/// the other, are in pre-order (each directory's subtree right after it),
+/// each directory in its own order; a tool that answers in the original's
+/// order sorts them (see [`path_order`]).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn walk(
+pub(crate) fn walk<S: Send>(
     snap: &Snapshot<'_>,
     start: &str,
     bounds: Bounds,
     progress: &Progress,
     exclude: &Exclusions,
     on_error: OnError,
-    mut visit: impl FnMut(&Found<'_>) -> Result<(), Error>,
-) -> Result<Option<String>, Error> {
-    let begun = Instant::now();
+    new: impl Fn() -> S + Sync,
+    visit: impl Fn(&mut S, &Found<'_>) -> Result<(), Error> + Sync,
+) -> Result<(Vec<S>, Option<String>), Error> {
     let scoped = snap.resolve(start)?;
     let prefix = match scoped.rel() {
         "." => String::new(),
         rel => format!("{rel}/"),
     };
-    let limits = WalkLimits::new(bounds.max_depth, bounds.max_entries);
-    let mut walk = snap.walk(start, limits)?;
-    let mut seen: u64 = 0;
-    let mut deepest_skipped = false;
-    while let Some(entry) = walk.next() {
-        seen += 1;
-        if progress.is_cancelled() {
-            tracing::info!(
-                entries = seen,
-                "walk stopped: the client cancelled the call"
-            );
-            return Ok(Some("the client cancelled the call".to_owned()));
+    let shared = Shared {
+        snap,
+        prefix: &prefix,
+        bounds,
+        progress,
+        exclude,
+        on_error,
+        visit: &visit,
+        begun: Instant::now(),
+        seen: AtomicU64::new(0),
+        stop: Mutex::new(None),
+        halt: AtomicBool::new(false),
+    };
+    // The start's own entries, cut into units.
+    let mut units = vec![new()];
+    let mut subtrees: Vec<(usize, ScopedPath)> = Vec::new();
+    let top = WalkLimits::new(1, bounds.max_entries);
+    shared.run(start, top, 0, &mut |found, entry| {
+        let unit = units.len() - 1;
+        (shared.visit)(&mut units[unit], found)?;
+        if found.file_type == FileType::Dir && bounds.max_depth > 1 {
+            subtrees.push((unit, entry.path().clone()));
+            units.push(new());
         }
-        if seen.is_multiple_of(64) && begun.elapsed() > bounds.deadline {
-            return Ok(Some(format!(
+        Ok(())
+    })?;
+    // Their subtrees, on the threads.
+    let units: Vec<Mutex<S>> = units.into_iter().map(Mutex::new).collect();
+    let next = AtomicUsize::new(0);
+    let work = || -> Result<(), Error> {
+        loop {
+            let job = next.fetch_add(1, Ordering::Relaxed);
+            let Some((unit, path)) = subtrees.get(job) else {
+                return Ok(());
+            };
+            if shared.halt.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            let mut state = units[*unit].lock().expect("a unit's state");
+            let state = &mut *state;
+            let limits = WalkLimits::new(
+                bounds.max_depth - 1,
+                bounds.max_entries.saturating_sub(shared.seen() as usize),
+            );
+            let walked = shared.run(path, limits, 1, &mut |found, _| {
+                (shared.visit)(state, found)
+            });
+            if let Err(e) = walked {
+                shared.halt.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+        }
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, MAX_THREADS)
+        .min(subtrees.len());
+    let failed = if threads <= 1 {
+        work().err()
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+            let mut failed = work().err();
+            for handle in handles {
+                let joined = handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                failed = failed.or(joined.err());
+            }
+            failed
+        })
+    };
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let units = units
+        .into_iter()
+        .map(|unit| unit.into_inner().expect("a unit's state"))
+        .collect();
+    let stopped = shared.stop.into_inner().expect("the reason to stop");
+    Ok((units, stopped.map(|why| why.message(bounds))))
+}
+
+/// Why a walk stopped early; the first reason wins, except that the
+/// client's cancellation and the deadline outrank the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Why {
+    Depth,
+    Entries,
+    Deadline(u64),
+    Cancelled,
+}
+
+impl Why {
+    fn message(self, bounds: Bounds) -> String {
+        match self {
+            Why::Cancelled => "the client cancelled the call".to_owned(),
+            Why::Deadline(seen) => format!(
                 "the walk ran past its deadline of {:?} (--walk-timeout) after {seen} entries",
                 bounds.deadline
-            )));
+            ),
+            Why::Entries => format!(
+                "the walk examined its limit of {} entries (--max-entries)",
+                bounds.max_entries
+            ),
+            Why::Depth => format!(
+                "directories deeper than {} levels were not entered (--max-depth)",
+                bounds.max_depth
+            ),
         }
-        progress.report(seen, || format!("{seen} entries examined"));
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(_) if on_error == OnError::Skip => continue,
-            Err(err) => return Err(err),
+    }
+}
+
+/// What a walk's threads share.
+struct Shared<'a, V> {
+    snap: &'a Snapshot<'a>,
+    /// The start's path beneath its root, with a trailing `/` (empty for
+    /// the root itself): what is cut from each entry's path.
+    prefix: &'a str,
+    bounds: Bounds,
+    progress: &'a Progress,
+    exclude: &'a Exclusions,
+    on_error: OnError,
+    visit: &'a V,
+    begun: Instant,
+    /// Entries examined, by every thread.
+    seen: AtomicU64,
+    stop: Mutex<Option<Why>>,
+    /// Set when the walk is to end at once (cancelled, past its deadline
+    /// or its entries, or failed).
+    halt: AtomicBool,
+}
+
+impl<V> Shared<'_, V> {
+    fn seen(&self) -> u64 {
+        self.seen.load(Ordering::Relaxed)
+    }
+
+    fn stop(&self, why: Why) {
+        let mut stop = self.stop.lock().expect("the reason to stop");
+        *stop = Some(stop.map_or(why, |was| was.max(why)));
+        if why != Why::Depth {
+            self.halt.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Walks `path` within `limits`, its entries `depth_below` levels below
+    /// the start's own, each one not excluded given to `each`.
+    fn run<T: Target + ?Sized>(
+        &self,
+        path: &T,
+        limits: WalkLimits,
+        depth_below: usize,
+        each: &mut dyn FnMut(&Found<'_>, &WalkEntry) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let mut walk = match self.snap.walk(path, limits) {
+            Ok(walk) => walk,
+            // A subtree that went away since it was listed, or cannot be read.
+            Err(_) if depth_below > 0 && self.on_error == OnError::Skip => return Ok(()),
+            Err(e) => return Err(e),
         };
-        let rel = entry.path().rel();
-        let rel = rel.strip_prefix(&prefix).unwrap_or(rel);
-        if exclude.excludes(rel) {
-            walk.skip_entered();
-            continue;
+        let mut mine: u64 = 0;
+        while let Some(entry) = walk.next() {
+            if self.halt.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            let seen = self.seen.fetch_add(1, Ordering::Relaxed) + 1;
+            mine += 1;
+            // The client's cancellation and the clock, every 64 entries
+            // (each costs more than an entry).
+            if mine.is_multiple_of(64) || mine == 1 {
+                if self.progress.is_cancelled() {
+                    tracing::info!(
+                        entries = seen,
+                        "walk stopped: the client cancelled the call"
+                    );
+                    self.stop(Why::Cancelled);
+                    return Ok(());
+                }
+                if self.begun.elapsed() > self.bounds.deadline {
+                    self.stop(Why::Deadline(seen));
+                    return Ok(());
+                }
+            }
+            if seen > self.bounds.max_entries as u64 {
+                self.stop(Why::Entries);
+                return Ok(());
+            }
+            self.progress
+                .report(seen, || format!("{seen} entries examined"));
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(_) if self.on_error == OnError::Skip => continue,
+                Err(err) => return Err(err),
+            };
+            let rel = entry.path().rel();
+            // Beneath the start; in a subtree, or not at all (one replaced
+            // on disk since it was listed, by a link elsewhere, is left out).
+            let rel = match rel.strip_prefix(self.prefix) {
+                Some(rel) => rel,
+                None if depth_below == 0 => rel,
+                None => continue,
+            };
+            if self.exclude.excludes(rel) {
+                walk.skip_entered();
+                continue;
+            }
+            let depth = entry.depth() + depth_below;
+            if entry.file_type() == FileType::Dir && depth == self.bounds.max_depth {
+                self.stop(Why::Depth);
+            }
+            let found = Found {
+                rel,
+                file_type: entry.file_type(),
+                depth,
+            };
+            each(&found, &entry)?;
         }
-        if entry.file_type() == FileType::Dir && entry.depth() == bounds.max_depth {
-            deepest_skipped = true;
+        if walk.is_truncated() {
+            self.stop(Why::Entries);
         }
-        visit(&Found {
-            rel,
-            file_type: entry.file_type(),
-            depth: entry.depth(),
-        })?;
+        Ok(())
     }
-    if walk.is_truncated() {
-        return Ok(Some(format!(
-            "the walk examined its limit of {} entries (--max-entries)",
-            bounds.max_entries
-        )));
-    }
-    if deepest_skipped {
-        return Ok(Some(format!(
-            "directories deeper than {} levels were not entered (--max-depth)",
-            bounds.max_depth
-        )));
-    }
-    Ok(None)
 }
 
 #[cfg(test)]

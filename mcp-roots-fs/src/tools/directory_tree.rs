@@ -31,20 +31,21 @@ pub(crate) async fn run(
         .serve_blocking(call, move |snap| {
             let exclude = Exclusions::for_tree(&args.exclude_patterns);
             let start = target(snap, &args.path);
-            let mut walked = Walked::default();
-            let stopped = walk(
+            let (units, stopped) = walk(
                 snap,
                 &start,
                 bounds,
                 &progress,
                 &exclude,
                 OnError::Fail,
-                |found| {
+                Walked::default,
+                |walked, found| {
                     let name = found.rel.rsplit('/').next().unwrap_or_default();
                     walked.push(name, found.depth, found.file_type == FileType::Dir);
                     Ok(())
                 },
             )?;
+            let walked = Walked::joined(units);
             // About what each entry prints besides its name and indent.
             let mut tree = TreeText::with_capacity(walked.names.len() + 80 * walked.entries.len());
             walked.write(&mut tree);
@@ -71,6 +72,22 @@ impl Walked {
         let start = self.names.len();
         self.names.push_str(name);
         self.entries.push((start, name.len(), depth, dir));
+    }
+
+    /// The units' entries one after the other (the walk's pre-order).
+    fn joined(units: Vec<Walked>) -> Walked {
+        let mut units = units.into_iter();
+        let mut all = units.next().unwrap_or_default();
+        for unit in units {
+            let offset = all.names.len();
+            all.names.push_str(&unit.names);
+            all.entries.extend(
+                unit.entries
+                    .into_iter()
+                    .map(|(start, len, depth, dir)| (start + offset, len, depth, dir)),
+            );
+        }
+        all
     }
 
     fn name(&self, index: usize) -> &str {

@@ -34,15 +34,15 @@ pub(crate) async fn run(
             let start = target(snap, &args.path);
             let base = physical(snap, &snap.resolve(start.as_str())?);
             let base = base.trim_end_matches('/');
-            let mut found = Vec::new();
-            let stopped = walk(
+            let (units, stopped) = walk(
                 snap,
                 &start,
                 bounds,
                 &progress,
                 &exclude,
                 OnError::Skip,
-                |entry| {
+                Vec::new,
+                |found: &mut Vec<String>, entry| {
                     if !pattern.is_match(entry.rel) {
                         return Ok(());
                     }
@@ -56,6 +56,7 @@ pub(crate) async fn run(
                     Ok(())
                 },
             )?;
+            let mut found = units.concat();
             found.sort_unstable_by(|a, b| path_order(a, b));
             let text = if found.is_empty() {
                 "No matches found".to_owned()
