@@ -126,7 +126,7 @@ async fn send(
     buf.clear();
     let mut capped = Capped { buf, over: false };
     match serde_json::to_writer(&mut capped, &item) {
-        Ok(()) => {}
+        Ok(()) => buf.push(b'\n'),
         Err(_) if capped.over => {
             if let Some(target) = stream.as_ref() {
                 let target = target.clone_for_line()?;
@@ -134,17 +134,17 @@ async fn send(
                 // until it ends, even if this send is dropped meanwhile.
                 return tokio::task::spawn_blocking(move || {
                     let _line = guard;
-                    stream::write_line(&target, &item, &closed)
+                    stream::write_line(&target, item, &closed)
                 })
                 .await
                 .map_err(io::Error::other)?;
             }
+            // No descriptor to stream into: the line is built here.
             buf.clear();
-            serde_json::to_writer(&mut *buf, &item).map_err(io::Error::other)?;
+            super::splice::write_line(item, &mut *buf)?;
         }
         Err(e) => return Err(io::Error::other(e)),
     }
-    buf.push(b'\n');
     let written = async {
         writer.write_all(buf).await?;
         writer.flush().await
@@ -265,17 +265,17 @@ pub(crate) mod stream {
         }
     }
 
-    /// Serializes `item` into `target` a block at a time, then a newline.
-    /// The descriptor is non-blocking: a full pipe is waited for, in
-    /// turns of [`WAIT`], until `closed` is set.
+    /// Serializes `item` into `target` a block at a time, its long
+    /// strings escaped once (see [`splice`](super::super::splice)), then a
+    /// newline. The descriptor is non-blocking: a full pipe is waited for,
+    /// in turns of `WAIT`, until `closed` is set.
     pub(crate) fn write_line(
         target: &Target,
-        item: &TxJsonRpcMessage<RoleServer>,
+        item: TxJsonRpcMessage<RoleServer>,
         closed: &AtomicBool,
     ) -> io::Result<()> {
         let mut out = io::BufWriter::with_capacity(IN_MEMORY, Raw { target, closed });
-        serde_json::to_writer(&mut out, item).map_err(io::Error::other)?;
-        out.write_all(b"\n")?;
+        super::super::splice::write_line(item, &mut out)?;
         out.flush()
     }
 

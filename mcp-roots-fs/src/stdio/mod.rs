@@ -23,6 +23,7 @@ use std::os::fd::OwnedFd;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 mod lines;
+mod splice;
 
 pub(crate) use lines::Lines;
 use lines::stream::Target;
