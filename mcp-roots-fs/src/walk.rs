@@ -1,6 +1,7 @@
 //! The bounded walk under `search_files` and `directory_tree`: the
 //! library's [`Walk`](mcp_roots::Walk) (through directory handles, one descriptor per level,
-//! symlinks reported and never followed, so a link loop cannot recur), with
+//! symlinks reported and never followed, so a link loop cannot recur),
+//! stepped with its borrowing `next_ref` (no allocation per entry), with
 //! the server's bounds on top: entries examined, depth, a deadline, and the
 //! client's cancellation. When it stops early, it says why.
 
@@ -79,7 +80,7 @@ pub(crate) fn walk(
     let mut walk = snap.walk(start, limits)?;
     let mut seen: u64 = 0;
     let mut deepest_skipped = false;
-    while let Some(entry) = walk.next() {
+    while let Some(entry) = walk.next_ref() {
         seen += 1;
         if progress.is_cancelled() {
             tracing::info!(
@@ -100,8 +101,8 @@ pub(crate) fn walk(
             Err(_) if on_error == OnError::Skip => continue,
             Err(err) => return Err(err),
         };
-        let rel = entry.path().rel();
-        let rel = rel.strip_prefix(&prefix).unwrap_or(rel);
+        let rel = entry.rel();
+        let rel = rel.strip_prefix(prefix.as_str()).unwrap_or(rel);
         if exclude.excludes(rel) {
             walk.skip_entered();
             continue;
