@@ -4,7 +4,6 @@
 //! directories that change under it.
 
 use std::fs;
-use std::path::Path;
 
 use mcp_roots::{FileType, RootSet, WalkEntry, WalkLimits};
 
@@ -174,74 +173,84 @@ fn lent_entries_have_their_types_depths_and_physical_paths() {
     assert_eq!(seen, want);
 }
 
-/// Walks `root` through `next_ref`, calling `change` once, when the walk
-/// has just entered `a`; returns the paths yielded and the errors.
-fn walk_changing(set: &RootSet, root: &str, change: impl FnOnce()) -> (Vec<String>, usize) {
-    let mut change = Some(change);
-    let mut walk = set.walk(root, WalkLimits::new(8, 100_000)).expect("walk");
-    let (mut seen, mut errors) = (Vec::new(), 0);
-    while let Some(entry) = walk.next_ref() {
-        match entry {
-            Ok(entry) => {
-                seen.push(entry.rel().to_owned());
-                if entry.rel() == "a" {
-                    change.take().expect("`a` once")();
+/// Directories that change under the walk (Windows refuses to remove or
+/// rename a directory open for reading: these changes cannot happen there).
+#[cfg(unix)]
+mod changes {
+    use std::fs;
+    use std::path::Path;
+
+    use mcp_roots::{RootSet, WalkLimits};
+
+    /// Walks `root` through `next_ref`, calling `change` once, when the walk
+    /// has just entered `a`; returns the paths yielded and the errors.
+    fn walk_changing(set: &RootSet, root: &str, change: impl FnOnce()) -> (Vec<String>, usize) {
+        let mut change = Some(change);
+        let mut walk = set.walk(root, WalkLimits::new(8, 100_000)).expect("walk");
+        let (mut seen, mut errors) = (Vec::new(), 0);
+        while let Some(entry) = walk.next_ref() {
+            match entry {
+                Ok(entry) => {
+                    seen.push(entry.rel().to_owned());
+                    if entry.rel() == "a" {
+                        change.take().expect("`a` once")();
+                    }
                 }
+                Err(_) => errors += 1,
             }
-            Err(_) => errors += 1,
+            assert!(seen.len() + errors < 10_000, "no end");
         }
-        assert!(seen.len() + errors < 10_000, "no end");
+        assert!(change.is_none(), "`a` walked");
+        (seen, errors)
     }
-    assert!(change.is_none(), "`a` walked");
-    (seen, errors)
-}
 
-/// `a/` with 2,000 files, `b/{1,2}`, `z`.
-fn changing_tree(base: &Path) {
-    fs::create_dir_all(base.join("a")).unwrap();
-    for i in 0..2000 {
-        fs::write(base.join(format!("a/{i}")), "").unwrap();
+    /// `a/` with 2,000 files, `b/{1,2}`, `z`.
+    fn changing_tree(base: &Path) {
+        fs::create_dir_all(base.join("a")).unwrap();
+        for i in 0..2000 {
+            fs::write(base.join(format!("a/{i}")), "").unwrap();
+        }
+        fs::create_dir_all(base.join("b")).unwrap();
+        fs::write(base.join("b/1"), "").unwrap();
+        fs::write(base.join("b/2"), "").unwrap();
+        fs::write(base.join("z"), "").unwrap();
     }
-    fs::create_dir_all(base.join("b")).unwrap();
-    fs::write(base.join("b/1"), "").unwrap();
-    fs::write(base.join("b/2"), "").unwrap();
-    fs::write(base.join("z"), "").unwrap();
-}
 
-#[test]
-fn a_directory_removed_mid_walk_ends_its_listing_and_the_walk_goes_on() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    changing_tree(tmp.path());
-    let root = tmp.path().to_str().unwrap();
-    let set = RootSet::from_uris([root]);
-    let a = tmp.path().join("a");
-    let (seen, errors) = walk_changing(&set, root, || fs::remove_dir_all(&a).unwrap());
-    // Nothing of `a` could be read once it was gone (at most an error
-    // saying so); the rest is walked whole.
-    assert!(errors <= 1, "{errors}");
-    let rest: Vec<_> = seen.iter().filter(|rel| !rel.starts_with("a/")).collect();
-    let mut rest = rest.into_iter().cloned().collect::<Vec<_>>();
-    rest.sort();
-    assert_eq!(rest, ["a", "b", "b/1", "b/2", "z"]);
-    assert!(seen.len() - rest.len() <= 2000);
-}
+    #[test]
+    fn a_directory_removed_mid_walk_ends_its_listing_and_the_walk_goes_on() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        changing_tree(tmp.path());
+        let root = tmp.path().to_str().unwrap();
+        let set = RootSet::from_uris([root]);
+        let a = tmp.path().join("a");
+        let (seen, errors) = walk_changing(&set, root, || fs::remove_dir_all(&a).unwrap());
+        // Nothing of `a` could be read once it was gone (at most an error
+        // saying so); the rest is walked whole.
+        assert!(errors <= 1, "{errors}");
+        let rest: Vec<_> = seen.iter().filter(|rel| !rel.starts_with("a/")).collect();
+        let mut rest = rest.into_iter().cloned().collect::<Vec<_>>();
+        rest.sort();
+        assert_eq!(rest, ["a", "b", "b/1", "b/2", "z"]);
+        assert!(seen.len() - rest.len() <= 2000);
+    }
 
-#[test]
-fn a_directory_replaced_mid_walk_is_read_through_the_handle_the_walk_opened() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    changing_tree(tmp.path());
-    let root = tmp.path().to_str().unwrap();
-    let set = RootSet::from_uris([root]);
-    let (a, moved) = (tmp.path().join("a"), tmp.path().join("b/moved"));
-    let (seen, errors) = walk_changing(&set, root, || {
-        fs::rename(&a, &moved).unwrap();
-        fs::create_dir(&a).unwrap();
-        fs::write(a.join("new"), "").unwrap();
-    });
-    assert_eq!(errors, 0);
-    // The 2,000 files come from the directory the walk opened, wherever it
-    // went; the new `a` is not read.
-    let under_a = seen.iter().filter(|rel| rel.starts_with("a/")).count();
-    assert_eq!(under_a, 2000);
-    assert!(!seen.iter().any(|rel| rel == "a/new"));
+    #[test]
+    fn a_directory_replaced_mid_walk_is_read_through_the_handle_the_walk_opened() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        changing_tree(tmp.path());
+        let root = tmp.path().to_str().unwrap();
+        let set = RootSet::from_uris([root]);
+        let (a, moved) = (tmp.path().join("a"), tmp.path().join("b/moved"));
+        let (seen, errors) = walk_changing(&set, root, || {
+            fs::rename(&a, &moved).unwrap();
+            fs::create_dir(&a).unwrap();
+            fs::write(a.join("new"), "").unwrap();
+        });
+        assert_eq!(errors, 0);
+        // The 2,000 files come from the directory the walk opened, wherever it
+        // went; the new `a` is not read.
+        let under_a = seen.iter().filter(|rel| rel.starts_with("a/")).count();
+        assert_eq!(under_a, 2000);
+        assert!(!seen.iter().any(|rel| rel == "a/new"));
+    }
 }
