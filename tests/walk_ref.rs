@@ -173,6 +173,45 @@ fn lent_entries_have_their_types_depths_and_physical_paths() {
     assert_eq!(seen, want);
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn names_that_are_not_utf8_are_skipped_and_counted() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let odd = tmp.path().join("odd");
+    fs::create_dir(&odd).unwrap();
+    for i in 0..200u8 {
+        let name = [b"\xff".as_slice(), i.to_string().as_bytes()].concat();
+        fs::write(odd.join(std::ffi::OsStr::from_bytes(&name)), "").unwrap();
+    }
+    for name in ["a", "b", "c"] {
+        fs::write(odd.join(name), "").unwrap();
+    }
+    let root = tmp.path().to_str().unwrap();
+    let set = RootSet::from_uris([root]);
+    // 204 entries examined in all (`odd` and what it holds).
+    // (max_entries, entries yielded, truncated)
+    for (max, yielded, truncated) in [
+        (204, 4..=4, false),
+        (1000, 4..=4, false),
+        (203, 1..=4, true),
+        (1, 1..=1, true),
+        (0, 0..=0, true),
+    ] {
+        let limits = WalkLimits::new(8, max);
+        let (lent, lent_truncated) = steps(&set, root, limits, &[], true);
+        let (owned, _) = steps(&set, root, limits, &[], false);
+        assert_eq!(lent, owned, "max_entries {max}");
+        assert!(
+            yielded.contains(&lent.len()),
+            "max_entries {max}: {}",
+            lent.len()
+        );
+        assert_eq!(lent_truncated, truncated, "max_entries {max}");
+        assert!(lent.iter().all(|step| matches!(step, Step::Entry(..))));
+    }
+}
+
 /// Directories that change under the walk (Windows refuses to remove or
 /// rename a directory open for reading: these changes cannot happen there).
 #[cfg(unix)]

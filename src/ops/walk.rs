@@ -3,9 +3,9 @@
 //! walk never re-resolves a path and never follows a symlink, and is read
 //! from that same descriptor ([`sys::Entries`]). A step
 //! ([`Walk::next_ref`]) borrows its entry from the walk: the path of the
-//! entry is built in one buffer the walk keeps, each directory's reader and
-//! its buffers are reused for the next directory at its depth, and nothing
-//! is allocated per entry (on Linux).
+//! entry is built in one buffer the walk keeps, the reader of a directory
+//! left (with its buffers) reads a directory entered later, and nothing is
+//! allocated per entry (on Linux).
 
 use std::fmt;
 use std::sync::Arc;
@@ -127,9 +127,9 @@ impl<'a> WalkRef<'a> {
 
 /// A depth-first walk; yields entries and per-directory errors.
 ///
-/// As an [`Iterator`] it yields owned [`WalkEntry`]s; [`next_ref`]
-/// (Self::next_ref) takes the same steps and lends each entry instead,
-/// allocating nothing per entry.
+/// As an [`Iterator`] it yields owned [`WalkEntry`]s;
+/// [`next_ref`](Self::next_ref) takes the same steps and lends each entry
+/// instead, allocating nothing per entry.
 pub struct Walk {
     root: RootId,
     root_path: Arc<str>,

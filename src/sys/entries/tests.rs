@@ -197,7 +197,7 @@ mod unknown_types {
         let tmp = tempfile::tempdir().expect("tempdir");
         let mut want = big(tmp.path());
         rustix::fs::mknodat(
-            &open(tmp.path()),
+            open(tmp.path()),
             "fifo",
             rustix::fs::FileType::Fifo,
             rustix::fs::Mode::from_raw_mode(0o600),
