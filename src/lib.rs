@@ -150,7 +150,7 @@ pub use live::{
     Enforcement, RescanReport, Revoked, RootIdentity, Roots, RootsBuilder, Snapshot, TrackedFile,
     confine_process,
 };
-pub use ops::{DirEntry, FileType, ReadDir, Walk, WalkEntry, WalkLimits};
+pub use ops::{DirEntry, FileType, ReadDir, Walk, WalkEntry, WalkLimits, WalkRef};
 pub use options::{
     Create, HardLinks, MountPoints, OpenOptions, Overwrite, PatternError, Patterns, Symlinks,
     Writes,

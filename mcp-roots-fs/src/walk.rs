@@ -1,6 +1,7 @@
 //! The bounded walk under `search_files` and `directory_tree`: the
 //! library's [`Walk`](mcp_roots::Walk) (through directory handles, one descriptor per level,
-//! symlinks reported and never followed, so a link loop cannot recur), with
+//! symlinks reported and never followed, so a link loop cannot recur),
+//! stepped with its borrowing `next_ref` (no allocation per entry), with
 //! the server's bounds on top: entries examined, depth, a deadline, and the
 //! client's cancellation. When it stops early, it says why.
 
@@ -9,7 +10,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use mcp_roots::{Error, FileType, ScopedPath, Snapshot, Target, WalkEntry, WalkLimits};
+use mcp_roots::{Error, FileType, ScopedPath, Snapshot, Target, WalkLimits, WalkRef};
 use mcp_roots_rmcp::Progress;
 
 use crate::glob::Exclusions;
@@ -110,7 +111,7 @@ pub(crate) fn walk<S: Send>(
         let unit = units.len() - 1;
         (shared.visit)(&mut units[unit], found)?;
         if found.file_type == FileType::Dir && bounds.max_depth > 1 {
-            subtrees.push((unit, entry.path().clone()));
+            subtrees.push((unit, entry.to_entry().path().clone()));
             units.push(new());
         }
         Ok(())
@@ -242,7 +243,7 @@ impl<V> Shared<'_, V> {
         path: &T,
         limits: WalkLimits,
         depth_below: usize,
-        each: &mut dyn FnMut(&Found<'_>, &WalkEntry) -> Result<(), Error>,
+        each: &mut dyn FnMut(&Found<'_>, &WalkRef<'_>) -> Result<(), Error>,
     ) -> Result<(), Error> {
         let mut walk = match self.snap.walk(path, limits) {
             Ok(walk) => walk,
@@ -251,7 +252,7 @@ impl<V> Shared<'_, V> {
             Err(e) => return Err(e),
         };
         let mut mine: u64 = 0;
-        while let Some(entry) = walk.next() {
+        while let Some(entry) = walk.next_ref() {
             if self.halt.load(Ordering::Relaxed) {
                 return Ok(());
             }
@@ -284,7 +285,7 @@ impl<V> Shared<'_, V> {
                 Err(_) if self.on_error == OnError::Skip => continue,
                 Err(err) => return Err(err),
             };
-            let rel = entry.path().rel();
+            let rel = entry.rel();
             // Beneath the start; in a subtree, or not at all (one replaced
             // on disk since it was listed, by a link elsewhere, is left out).
             let rel = match rel.strip_prefix(self.prefix) {

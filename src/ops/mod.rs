@@ -17,4 +17,4 @@ pub(crate) mod shared;
 pub(crate) mod walk;
 
 pub use read_dir::{DirEntry, FileType, ReadDir};
-pub use walk::{Walk, WalkEntry, WalkLimits};
+pub use walk::{Walk, WalkEntry, WalkLimits, WalkRef};

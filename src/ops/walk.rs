@@ -1,6 +1,11 @@
 //! [`Walk`]: a bounded recursive listing through directory handles. Each
 //! directory is opened beneath its parent's handle with `O_NOFOLLOW`, so the
-//! walk never re-resolves a path and never follows a symlink.
+//! walk never re-resolves a path and never follows a symlink, and is read
+//! from that same descriptor ([`sys::Entries`]). A step
+//! ([`Walk::next_ref`]) borrows its entry from the walk: the path of the
+//! entry is built in one buffer the walk keeps, the reader of a directory
+//! left (with its buffers) reads a directory entered later, and nothing is
+//! allocated per entry (on Linux).
 
 use std::fmt;
 use std::sync::Arc;
@@ -8,13 +13,13 @@ use std::sync::Arc;
 use cap_std::fs::Dir;
 
 use crate::error::{Error, Operation};
-use crate::ops::read_dir::{DirEntry, FileType};
+use crate::ops::read_dir::FileType;
 use crate::options::hardening::Hardening;
 use crate::root::ScopedPath;
 use crate::root::parts::Parts;
 use crate::root::{Root, RootId};
 use crate::sys;
-use crate::sys::How;
+use crate::sys::{Entries, EntryKind, How};
 
 /// Limits for [`RootSet::walk`](crate::RootSet::walk). Each bounds the
 /// work a walk does, not only what it yields: `max_entries` counts every
@@ -68,7 +73,63 @@ impl WalkEntry {
     }
 }
 
+/// One entry found by a walk, borrowed from it until its next step
+/// ([`Walk::next_ref`]); [`to_entry`](Self::to_entry) makes it a
+/// [`WalkEntry`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WalkRef<'a> {
+    root: RootId,
+    root_path: &'a Arc<str>,
+    rel: &'a str,
+    /// Where the entry's own name begins in `rel`.
+    name: usize,
+    file_type: FileType,
+    depth: usize,
+}
+
+impl<'a> WalkRef<'a> {
+    /// The entry's path relative to its root, `/`-separated, as
+    /// [`ScopedPath::rel`] gives it.
+    pub fn rel(&self) -> &'a str {
+        self.rel
+    }
+
+    /// The entry's name within its directory (the last component of
+    /// [`rel`](Self::rel)).
+    pub fn name(&self) -> &'a str {
+        &self.rel[self.name..]
+    }
+
+    /// The root the entry lies beneath.
+    pub fn root(&self) -> RootId {
+        self.root
+    }
+
+    /// The entry's type (symlinks are reported, not followed).
+    pub fn file_type(&self) -> FileType {
+        self.file_type
+    }
+
+    /// 1 for the start's own entries, 2 for theirs, and so on.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// The same entry, owned: what the walk's [`Iterator`] yields.
+    pub fn to_entry(&self) -> WalkEntry {
+        WalkEntry {
+            path: ScopedPath::new(self.root, self.root_path.clone(), self.rel.to_owned()),
+            file_type: self.file_type,
+            depth: self.depth,
+        }
+    }
+}
+
 /// A depth-first walk; yields entries and per-directory errors.
+///
+/// As an [`Iterator`] it yields owned [`WalkEntry`]s;
+/// [`next_ref`](Self::next_ref) takes the same steps and lends each entry
+/// instead, allocating nothing per entry.
 pub struct Walk {
     root: RootId,
     root_path: Arc<str>,
@@ -76,7 +137,13 @@ pub struct Walk {
     /// The parts of the root the policy hides: left out, never entered.
     parts: Option<Arc<Parts>>,
     limits: WalkLimits,
+    /// The directories being read, the start's first.
     stack: Vec<Level>,
+    /// Readers of directories left, whose buffers the next ones reuse.
+    spare: Vec<Entries>,
+    /// The path below the root of the entry last yielded; each level's
+    /// directory path is a prefix of it.
+    rel: String,
     /// Entries examined so far (yielded, skipped or failed).
     examined: usize,
     truncated: bool,
@@ -86,9 +153,9 @@ pub struct Walk {
 }
 
 struct Level {
-    dir: Dir,
-    entries: cap_std::fs::ReadDir,
-    prefix: String,
+    entries: Entries,
+    /// The length of the directory's own path at the start of `rel`.
+    prefix: usize,
     depth: usize,
 }
 
@@ -106,11 +173,13 @@ impl Walk {
             parts: root.parts.clone(),
             limits,
             stack: Vec::new(),
+            spare: Vec::new(),
+            rel: prefix,
             examined: 0,
             truncated: false,
             entered: false,
         };
-        walk.push(start, prefix, 1)
+        walk.push(start, walk.rel.len(), 1)
             .map_err(|e| Error::from_os(e, Operation::Walk, "<start>"))?;
         Ok(walk)
     }
@@ -128,14 +197,121 @@ impl Walk {
     /// `max_depth`).
     pub fn skip_entered(&mut self) {
         if std::mem::take(&mut self.entered) {
-            self.stack.pop();
+            self.pop();
         }
     }
 
-    fn push(&mut self, dir: Dir, prefix: String, depth: usize) -> std::io::Result<()> {
-        let entries = dir.entries()?;
+    /// The next entry, lent until the next step: the step the walk's
+    /// [`Iterator`] takes, without making the entry's [`ScopedPath`]. The
+    /// walk allocates nothing per entry this way (on Linux; elsewhere the
+    /// platform's listing allocates each name).
+    ///
+    /// ```
+    /// # fn main() -> Result<(), mcp_roots::Error> {
+    /// use mcp_roots::{FileType, RootSet, WalkLimits};
+    ///
+    /// let dir = tempfile::tempdir().unwrap();
+    /// std::fs::create_dir(dir.path().join("src")).unwrap();
+    /// std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
+    /// let root = dir.path().to_str().unwrap();
+    /// let set = RootSet::from_uris([root]);
+    ///
+    /// let mut walk = set.walk(root, WalkLimits::new(8, 1000))?;
+    /// let mut files = Vec::new();
+    /// while let Some(entry) = walk.next_ref() {
+    ///     let entry = entry?;
+    ///     if entry.file_type() == FileType::File {
+    ///         files.push(format!("{} ({})", entry.rel(), entry.name()));
+    ///     }
+    /// }
+    /// assert_eq!(files, ["src/lib.rs (lib.rs)"]);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As the [`Iterator`]: a directory that cannot be read or entered
+    /// yields an error, and the walk goes on with the rest.
+    #[allow(clippy::should_implement_trait)] // a lending step: no trait has it
+    pub fn next_ref(&mut self) -> Option<Result<WalkRef<'_>, Error>> {
+        self.entered = false;
+        loop {
+            let level = self.stack.last_mut()?;
+            let Some(entry) = level.entries.next() else {
+                self.pop();
+                continue;
+            };
+            if self.examined == self.limits.max_entries {
+                self.truncated = true;
+                while !self.stack.is_empty() {
+                    self.pop();
+                }
+                return None;
+            }
+            self.examined += 1;
+            let (depth, prefix) = (level.depth, level.prefix);
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    let dir = &self.rel[..prefix];
+                    return Some(Err(Error::from_os(e, Operation::Walk, dir)));
+                }
+            };
+            let Some(name) = entry.name.to_str() else {
+                continue; // a name that cannot be reported as UTF-8 is skipped
+            };
+            if let Some(parts) = &self.parts
+                && parts.hides_entry(&self.rel[..prefix], name)
+            {
+                continue; // counted as examined, never yielded or entered
+            }
+            self.rel.truncate(prefix);
+            if prefix > 0 {
+                self.rel.push('/');
+            }
+            let name_at = self.rel.len();
+            self.rel.push_str(name);
+            let file_type = match entry.kind {
+                EntryKind::File => FileType::File,
+                EntryKind::Dir => FileType::Dir,
+                EntryKind::Symlink => FileType::Symlink,
+                EntryKind::Other => FileType::Other,
+            };
+            if file_type == FileType::Dir && depth < self.limits.max_depth {
+                let how = How {
+                    directory: true,
+                    nofollow: true,
+                    hardening: self.hardening,
+                    ..How::default()
+                };
+                let opened = sys::open_beneath(entry.dir, name, &how).and_then(|file| {
+                    self.push(Dir::from_std_file(file), self.rel.len(), depth + 1)
+                });
+                if let Err(e) = opened {
+                    return Some(Err(Error::from_os(e, Operation::Walk, &self.rel)));
+                }
+                self.entered = true;
+            }
+            return Some(Ok(WalkRef {
+                root: self.root,
+                root_path: &self.root_path,
+                rel: &self.rel,
+                name: name_at,
+                file_type,
+                depth,
+            }));
+        }
+    }
+
+    /// Reads `dir` next, at `depth`; its path is the first `prefix` bytes
+    /// of `rel`.
+    fn push(&mut self, dir: Dir, prefix: usize, depth: usize) -> std::io::Result<()> {
+        let mut entries = self.spare.pop().unwrap_or_default();
+        if let Err(e) = entries.start(dir) {
+            self.spare.push(entries);
+            return Err(e);
+        }
         self.stack.push(Level {
-            dir,
             entries,
             prefix,
             depth,
@@ -143,11 +319,12 @@ impl Walk {
         Ok(())
     }
 
-    fn join(prefix: &str, name: &str) -> String {
-        if prefix.is_empty() {
-            name.to_owned()
-        } else {
-            format!("{prefix}/{name}")
+    /// Leaves the directory read last: its descriptor is closed, its
+    /// reader kept for the next.
+    fn pop(&mut self) {
+        if let Some(mut level) = self.stack.pop() {
+            level.entries.close();
+            self.spare.push(level.entries);
         }
     }
 }
@@ -156,58 +333,7 @@ impl Iterator for Walk {
     type Item = Result<WalkEntry, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.entered = false;
-        loop {
-            let level = self.stack.last_mut()?;
-            let Some(entry) = level.entries.next() else {
-                self.stack.pop();
-                continue;
-            };
-            if self.examined == self.limits.max_entries {
-                self.truncated = true;
-                self.stack.clear();
-                return None;
-            }
-            self.examined += 1;
-            let depth = level.depth;
-            let entry = match entry.and_then(DirEntry::from_cap) {
-                Ok(entry) => entry,
-                Err(e) => return Some(Err(Error::from_os(e, Operation::Walk, &level.prefix))),
-            };
-            let Some(name) = entry.name().to_str() else {
-                continue; // a name that cannot be reported as UTF-8 is skipped
-            };
-            if let Some(parts) = &self.parts
-                && parts.hides_entry(&level.prefix, name)
-            {
-                continue; // counted as examined, never yielded or entered
-            }
-            let rel = Self::join(&level.prefix, name);
-            if entry.file_type() == FileType::Dir && depth < self.limits.max_depth {
-                let how = How {
-                    directory: true,
-                    nofollow: true,
-                    hardening: self.hardening,
-                    ..How::default()
-                };
-                match sys::open_beneath(&level.dir, name, &how) {
-                    Ok(file) => {
-                        if let Err(e) = self.push(Dir::from_std_file(file), rel.clone(), depth + 1)
-                        {
-                            return Some(Err(Error::from_os(e, Operation::Walk, &rel)));
-                        }
-                        self.entered = true;
-                    }
-                    Err(e) => return Some(Err(Error::from_os(e, Operation::Walk, &rel))),
-                }
-            }
-            let path = ScopedPath::new(self.root, self.root_path.clone(), rel);
-            return Some(Ok(WalkEntry {
-                path,
-                file_type: entry.file_type(),
-                depth,
-            }));
-        }
+        Some(self.next_ref()?.map(|entry| entry.to_entry()))
     }
 }
 

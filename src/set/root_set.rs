@@ -490,7 +490,9 @@ impl RootSet {
 
     /// Walks the directory `target` depth-first within `limits`, through
     /// directory handles, without following symlinks; entries are named
-    /// relative to their root.
+    /// relative to their root. Each directory is opened beneath its
+    /// parent's handle and read from that descriptor; [`Walk::next_ref`]
+    /// steps the walk without allocating per entry.
     ///
     /// # Errors
     ///

@@ -22,11 +22,15 @@
 //!   points is refused (`windows.rs`). Paths are read in their Windows
 //!   forms ([semantics 12](crate::semantics#12-windows)).
 //!
+//! Directories are read from the descriptor opened beneath a root
+//! ([`Entries`]): with `getdents64` on Linux, cap-std's listing elsewhere.
+//!
 //! Confinement of the whole process to the ceiling
 //! ([`crate::confine_process`]) is Landlock's on Linux (`landlock.rs`); on
 //! every other platform [`restrict`] reports that there is none and
 //! changes nothing.
 
+mod entries;
 mod landing;
 #[cfg(target_os = "linux")]
 mod landlock;
@@ -44,6 +48,7 @@ mod unix;
 mod windows;
 
 // Each function is chosen once, here.
+pub(crate) use entries::{Entries, EntryKind};
 #[cfg(windows)]
 pub(crate) use landing::Landed;
 pub(crate) use landing::{Lead, ReadOnlyLanding, RootMap, RootRef};
