@@ -246,7 +246,14 @@ pub(crate) mod stream {
     impl Target {
         /// `fd`, for lines written as they are serialized.
         #[cfg(target_os = "linux")]
+        /// A pipe's buffer is raised to 1 MiB (the default most an
+        /// unprivileged process may ask), from 64 KiB: a 19 MB line then
+        /// crosses in 19 turns of writer and reader, not 300, which took
+        /// 0.069-0.079 s against 0.058-0.059 s for a 100,000-entry tree. The
+        /// kernel takes the pages only as they are filled; where it refuses
+        /// (a socket, a user over the pipe quota) the buffer stays as it is.
         pub(crate) fn new(fd: OwnedFd) -> Self {
+            let _ = rustix::pipe::fcntl_setpipe_size(&fd, 1 << 20);
             Self { fd }
         }
 
