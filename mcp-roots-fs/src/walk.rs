@@ -58,7 +58,7 @@ pub(crate) enum OnError {
 }
 
 /// The most threads one walk uses.
-const MAX_THREADS: usize = 4;
+pub(crate) const MAX_THREADS: usize = 4;
 
 /// Walks `start`, calling `visit` on each entry not excluded (an excluded
 /// directory is not entered); returns the entries' states and why the walk

@@ -17,7 +17,7 @@ use crate::paths::target;
 use crate::reply;
 use crate::server::FsServer;
 use crate::tools::args::DirectoryTree;
-use crate::walk::{OnError, walk};
+use crate::walk::{MAX_THREADS, OnError, walk};
 
 pub(crate) async fn run(
     server: &FsServer,
@@ -45,11 +45,8 @@ pub(crate) async fn run(
                     Ok(())
                 },
             )?;
-            let walked = Walked::joined(units);
-            // About what each entry prints besides its name and indent.
-            let mut tree = TreeText::with_capacity(walked.names.len() + 80 * walked.entries.len());
-            walked.write(&mut tree);
-            Ok(reply::text_stopped(tree.finish(), stopped))
+            let text = Walked::joined(units).text();
+            Ok(reply::text_stopped(text, stopped))
         })
         .await
 }
@@ -95,7 +92,10 @@ impl Walked {
         &self.names[start..start + len]
     }
 
-    fn write(mut self, tree: &mut TreeText) {
+    /// The tree's text. The start's own entries, by name, are cut into
+    /// runs of about equal subtrees, each written on a thread of its own
+    /// (up to [`MAX_THREADS`], one per core), the runs' texts then joined.
+    fn text(mut self) -> String {
         let n = self.entries.len();
         self.ends = vec![n; n];
         let mut open: Vec<usize> = Vec::new();
@@ -107,11 +107,67 @@ impl Walked {
             }
             open.push(index);
         }
-        self.write_range(tree, 0, n);
+        let tops = self.siblings(0, n);
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |c| c.get())
+            .clamp(1, MAX_THREADS)
+            .min(tops.len().max(1));
+        // Runs of the start's entries, each about n / threads entries with
+        // their subtrees.
+        let mut runs: Vec<&[usize]> = Vec::with_capacity(threads);
+        let (mut from, mut size) = (0, 0);
+        for (at, &top) in tops.iter().enumerate() {
+            size += self.ends[top] - top;
+            if size * threads >= n * (runs.len() + 1) && runs.len() + 1 < threads {
+                runs.push(&tops[from..=at]);
+                from = at + 1;
+            }
+        }
+        runs.push(&tops[from..]);
+        let this = &self;
+        let write_run = |(k, run): (usize, &&[usize])| {
+            let count = run.iter().map(|&t| this.ends[t] - t).sum::<usize>();
+            let mut piece = TreeText::piece(k == 0, count * 80);
+            for &top in run.iter() {
+                this.write_one(&mut piece, top);
+            }
+            piece.end_piece()
+        };
+        let pieces: Vec<String> = if runs.len() == 1 {
+            runs.iter().enumerate().map(write_run).collect()
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = runs
+                    .iter()
+                    .enumerate()
+                    .skip(1)
+                    .map(|run| scope.spawn(move || write_run(run)))
+                    .collect();
+                let mut pieces = vec![write_run((0, &runs[0]))];
+                for handle in handles {
+                    pieces.push(
+                        handle
+                            .join()
+                            .unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                    );
+                }
+                pieces
+            })
+        };
+        let mut text = String::with_capacity(3 + pieces.iter().map(String::len).sum::<usize>());
+        text.push('[');
+        for piece in &pieces {
+            text.push_str(piece);
+        }
+        if n > 0 {
+            text.push('\n');
+        }
+        text.push(']');
+        text
     }
 
-    /// Writes the subtrees that start in `lo..hi` (siblings), by name.
-    fn write_range(&self, tree: &mut TreeText, lo: usize, hi: usize) {
+    /// The entries that start in `lo..hi` and are siblings, by name.
+    fn siblings(&self, lo: usize, hi: usize) -> Vec<usize> {
         let mut siblings = Vec::new();
         let mut at = lo;
         while at < hi {
@@ -119,12 +175,22 @@ impl Walked {
             at = self.ends[at];
         }
         siblings.sort_unstable_by(|&a, &b| self.name(a).as_bytes().cmp(self.name(b).as_bytes()));
-        for index in siblings {
-            let (_, _, depth, dir) = self.entries[index];
-            tree.push(depth, self.name(index), dir);
-            if dir {
-                self.write_range(tree, index + 1, self.ends[index]);
-            }
+        siblings
+    }
+
+    /// The entry `index` and its subtree.
+    fn write_one(&self, tree: &mut TreeText, index: usize) {
+        let (_, _, depth, dir) = self.entries[index];
+        tree.push(depth, self.name(index), dir);
+        if dir {
+            self.write_range(tree, index + 1, self.ends[index]);
+        }
+    }
+
+    /// Writes the subtrees that start in `lo..hi` (siblings), by name.
+    fn write_range(&self, tree: &mut TreeText, lo: usize, hi: usize) {
+        for index in self.siblings(lo, hi) {
+            self.write_one(tree, index);
         }
     }
 }
@@ -143,18 +209,12 @@ struct TreeText {
 }
 
 impl TreeText {
+    /// A whole tree, written entry by entry (the tests' way; the tool
+    /// writes runs with [`piece`](Self::piece)).
     #[cfg(test)]
     fn new() -> Self {
-        Self::with_capacity(1)
-    }
-
-    /// A tree whose text is expected to be about `bytes` long (reserved
-    /// at once: a large tree's text is not copied as it grows).
-    fn with_capacity(bytes: usize) -> Self {
-        let mut text = String::with_capacity(bytes);
-        text.push('[');
         Self {
-            text,
+            text: "[".to_owned(),
             open: vec![false],
         }
     }
@@ -207,6 +267,24 @@ impl TreeText {
         self.text.push('}');
     }
 
+    /// A run of the start's entries, to be joined after the others
+    /// (`first`: the run that opens the top array), about `bytes` long.
+    fn piece(first: bool, bytes: usize) -> Self {
+        Self {
+            text: String::with_capacity(bytes),
+            open: vec![!first],
+        }
+    }
+
+    /// The run's text: its directories closed, the top array left open.
+    fn end_piece(mut self) -> String {
+        while self.open.len() > 1 {
+            self.close();
+        }
+        self.text
+    }
+
+    #[cfg(test)]
     fn finish(mut self) -> String {
         while self.open.len() > 1 {
             self.close();
@@ -370,6 +448,48 @@ mod tests {
         for flat in listings.iter().copied().chain([deep.as_slice()]) {
             let want = serde_json::to_string_pretty(&nodes(flat, &mut 0, 1)).unwrap();
             assert_eq!(written(flat), want, "{flat:?}");
+        }
+    }
+
+    /// Walked listings already in byte order (so that the reference need
+    /// not sort), many entries at the top: the runs written apart and
+    /// joined give the text of one writer.
+    #[test]
+    fn runs_written_apart_join_into_the_whole_text() {
+        let mut many: Vec<(usize, String, bool)> = Vec::new();
+        for d in 0..9 {
+            many.push((1, format!("d{d}"), true));
+            for f in 0..(d * 5 % 7) {
+                many.push((2, format!("f{f}"), false));
+            }
+            if d % 2 == 0 {
+                many.push((2, "g".to_owned(), true));
+                many.push((3, "x".to_owned(), false));
+            }
+            many.push((1, format!("d{d}z"), false));
+        }
+        let rows: Vec<Vec<(usize, String, bool)>> = vec![
+            vec![],
+            vec![(1, "a".into(), false)],
+            vec![(1, "a".into(), true), (2, "b".into(), true)],
+            vec![
+                (1, "a".into(), false),
+                (1, "b".into(), true),
+                (1, "c".into(), false),
+            ],
+            many,
+        ];
+        for row in rows {
+            let mut walked = Walked::default();
+            for (depth, name, dir) in &row {
+                walked.push(name, *depth, *dir);
+            }
+            let flat: Vec<(usize, &str, bool)> = row
+                .iter()
+                .map(|(d, n, dir)| (*d, n.as_str(), *dir))
+                .collect();
+            let want = serde_json::to_string_pretty(&nodes(&flat, &mut 0, 1)).unwrap();
+            assert_eq!(walked.text(), want, "{row:?}");
         }
     }
 
