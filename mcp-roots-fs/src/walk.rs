@@ -60,13 +60,19 @@ pub(crate) enum OnError {
 /// The most threads one walk uses.
 pub(crate) const MAX_THREADS: usize = 4;
 
+/// Entries a walk sees on its own thread before it shares the rest of
+/// its subtrees with others (starting a thread costs about what 50
+/// entries do).
+pub(crate) const ALONE: u64 = 4096;
+
 /// Walks `start`, calling `visit` on each entry not excluded (an excluded
 /// directory is not entered); returns the entries' states and why the walk
 /// stopped early, if it did.
 ///
 /// The start's own entries are listed first, on this thread; each
-/// directory among them is then walked on one of up to [`MAX_THREADS`]
-/// threads (as many as the machine has cores), the bounds shared by all.
+/// directory among them is then walked, on this thread until [`ALONE`]
+/// entries have been seen, then on one of up to [`MAX_THREADS`] threads
+/// (as many as the machine has cores), the bounds shared by all.
 /// The entries are cut into units: a unit's entries are one run of the
 /// start's entries up to and including a directory, then that directory's
 /// subtree. Each unit gets a state of its own (`new`), and the states come
@@ -119,7 +125,10 @@ pub(crate) fn walk<S: Send>(
     // Their subtrees, on the threads.
     let units: Vec<Mutex<S>> = units.into_iter().map(Mutex::new).collect();
     let next = AtomicUsize::new(0);
-    let work = || -> Result<(), Error> {
+    // Takes subtrees until none is left; `grow` (this thread's) is called
+    // each time the walk has seen more entries, and starts the other
+    // threads once [`ALONE`] have been seen.
+    let work = |grow: Option<&(dyn Fn(u64) + Sync)>| -> Result<(), Error> {
         loop {
             let job = next.fetch_add(1, Ordering::Relaxed);
             let Some((unit, path)) = subtrees.get(job) else {
@@ -135,6 +144,9 @@ pub(crate) fn walk<S: Send>(
                 bounds.max_entries.saturating_sub(shared.seen() as usize),
             );
             let walked = shared.run(path, limits, 1, &mut |found, _| {
+                if let Some(grow) = grow {
+                    grow(shared.seen());
+                }
                 (shared.visit)(state, found)
             });
             if let Err(e) = walked {
@@ -148,12 +160,25 @@ pub(crate) fn walk<S: Send>(
         .clamp(1, MAX_THREADS)
         .min(subtrees.len());
     let failed = if threads <= 1 {
-        work().err()
+        work(None).err()
     } else {
+        // This thread alone first: a small walk is over before another
+        // thread would have started.
         std::thread::scope(|scope| {
-            let handles: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-            let mut failed = work().err();
-            for handle in handles {
+            let helpers = Mutex::new(Vec::new());
+            let started = std::sync::Once::new();
+            let grow = |seen: u64| {
+                if seen >= ALONE {
+                    started.call_once(|| {
+                        let mut helpers = helpers.lock().expect("the helpers");
+                        for _ in 1..threads {
+                            helpers.push(scope.spawn(move || work(None)));
+                        }
+                    });
+                }
+            };
+            let mut failed = work(Some(&grow)).err();
+            for handle in helpers.into_inner().expect("the helpers") {
                 let joined = handle
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic));

@@ -118,7 +118,20 @@ fn shapes() -> Vec<Vec<String>> {
         }
         many.push(format!("top{d}.md"));
     }
+    // Past what one thread walks alone (4,096 entries): the rest is
+    // shared among threads.
+    let mut large = Vec::new();
+    for d in 0..12 {
+        for f in 0..(300 + d * 40) {
+            large.push(format!(
+                "big{d:02}/sub{}/f{f}.{}",
+                f % 3,
+                if f % 7 == 0 { "md" } else { "txt" }
+            ));
+        }
+    }
     vec![
+        large,
         vec!["one.md".into(), "two.txt".into(), "three.md".into()],
         vec!["only/a.md".into(), "only/b/c.md".into()],
         vec![

@@ -17,7 +17,7 @@ use crate::paths::target;
 use crate::reply;
 use crate::server::FsServer;
 use crate::tools::args::DirectoryTree;
-use crate::walk::{MAX_THREADS, OnError, walk};
+use crate::walk::{ALONE, MAX_THREADS, OnError, walk};
 
 pub(crate) async fn run(
     server: &FsServer,
@@ -94,8 +94,21 @@ impl Walked {
 
     /// The tree's text. The start's own entries, by name, are cut into
     /// runs of about equal subtrees, each written on a thread of its own
-    /// (up to [`MAX_THREADS`], one per core), the runs' texts then joined.
-    fn text(mut self) -> String {
+    /// (up to [`MAX_THREADS`], one per core, when there are 4 × [`ALONE`]
+    /// entries or more), the runs' texts then joined.
+    fn text(self) -> String {
+        let threads = if self.entries.len() < 4 * ALONE as usize {
+            1
+        } else {
+            std::thread::available_parallelism()
+                .map_or(1, |c| c.get())
+                .clamp(1, MAX_THREADS)
+        };
+        self.text_on(threads)
+    }
+
+    /// [`text`](Self::text) on at most `threads` threads.
+    fn text_on(mut self, threads: usize) -> String {
         let n = self.entries.len();
         self.ends = vec![n; n];
         let mut open: Vec<usize> = Vec::new();
@@ -108,10 +121,7 @@ impl Walked {
             open.push(index);
         }
         let tops = self.siblings(0, n);
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |c| c.get())
-            .clamp(1, MAX_THREADS)
-            .min(tops.len().max(1));
+        let threads = threads.clamp(1, tops.len().max(1));
         // Runs of the start's entries, each about n / threads entries with
         // their subtrees.
         let mut runs: Vec<&[usize]> = Vec::with_capacity(threads);
@@ -489,6 +499,13 @@ mod tests {
                 .map(|(d, n, dir)| (*d, n.as_str(), *dir))
                 .collect();
             let want = serde_json::to_string_pretty(&nodes(&flat, &mut 0, 1)).unwrap();
+            for threads in [1, 2, 3, 8] {
+                let mut copy = Walked::default();
+                for (depth, name, dir) in &row {
+                    copy.push(name, *depth, *dir);
+                }
+                assert_eq!(copy.text_on(threads), want, "{threads} threads: {row:?}");
+            }
             assert_eq!(walked.text(), want, "{row:?}");
         }
     }
