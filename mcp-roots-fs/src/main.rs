@@ -21,6 +21,7 @@ mod reply;
 mod server;
 mod size;
 mod stdio;
+mod threads;
 mod time;
 mod tools;
 mod walk;

@@ -57,9 +57,6 @@ pub(crate) enum OnError {
     Fail,
 }
 
-/// The most threads one walk uses.
-pub(crate) const MAX_THREADS: usize = 4;
-
 /// Entries a walk sees on its own thread before it shares the rest of
 /// its subtrees with others (starting a thread costs about what 50
 /// entries do).
@@ -71,7 +68,7 @@ pub(crate) const ALONE: u64 = 4096;
 ///
 /// The start's own entries are listed first, on this thread; each
 /// directory among them is then walked, on this thread until [`ALONE`]
-/// entries have been seen, then on one of up to [`MAX_THREADS`] threads
+/// entries have been seen, then on one of up to [`MAX_THREADS`](crate::threads::MAX_THREADS) threads
 /// (as many as the machine has cores), the bounds shared by all.
 /// The entries are cut into units: a unit's entries are one run of the
 /// start's entries up to and including a directory, then that directory's
@@ -155,10 +152,7 @@ pub(crate) fn walk<S: Send>(
             }
         }
     };
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, MAX_THREADS)
-        .min(subtrees.len());
+    let threads = crate::threads::available().min(subtrees.len());
     let failed = if threads <= 1 {
         work(None).err()
     } else {

@@ -96,16 +96,6 @@ impl Drop for Server {
     }
 }
 
-/// The entries of a `directory_tree` text, counted.
-fn entries(nodes: &Value) -> usize {
-    nodes
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|node| 1 + node.get("children").map_or(0, entries))
-        .sum()
-}
-
 fn tree_text(answer: &Value) -> &str {
     let text = answer["result"]["content"][0]["text"].as_str().unwrap();
     assert_eq!(
@@ -133,7 +123,7 @@ fn a_large_answer_is_one_line_and_the_next_follows_it() {
             let text = tree_text(&answer);
             assert!(text.len() > 256 * 1024, "{} bytes", text.len());
             let nodes: Value = serde_json::from_str(text).unwrap();
-            assert_eq!(entries(&nodes), 40 * 101);
+            assert_eq!(common::tree_entries(&nodes), 40 * 101);
         }
         seen.push(id);
     }
@@ -162,7 +152,7 @@ fn a_slow_reader_gets_the_whole_line() {
     }
     let answer: Value = serde_json::from_slice(&line).unwrap();
     let nodes: Value = serde_json::from_str(tree_text(&answer)).unwrap();
-    assert_eq!(entries(&nodes), 10 * 101);
+    assert_eq!(common::tree_entries(&nodes), 10 * 101);
     // And the server still answers.
     server.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}));
     assert_eq!(server.line()["id"], 2);

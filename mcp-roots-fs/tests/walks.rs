@@ -79,15 +79,6 @@ fn tree_of(result: &rmcp::model::CallToolResult) -> Value {
     serde_json::from_str(&text.text).unwrap()
 }
 
-fn count(nodes: &Value) -> usize {
-    nodes
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|node| 1 + node.get("children").map_or(0, count))
-        .sum()
-}
-
 fn deepest(nodes: &Value) -> usize {
     nodes
         .as_array()
@@ -180,7 +171,7 @@ async fn the_bounds_hold_across_the_threads() {
     let root = dir.path().canonicalize().unwrap().join("root");
     std::fs::create_dir(&root).unwrap();
     make(&root, &rels);
-    let all = count(&reference_tree(&root, usize::MAX));
+    let all = common::tree_entries(&reference_tree(&root, usize::MAX));
     let at = root.to_str().unwrap().to_owned();
     for max in [1, 5, 30, all / 2, all - 1] {
         let script = ScriptedClient::new(false, false);
@@ -193,7 +184,11 @@ async fn the_bounds_hold_across_the_threads() {
             .to_owned();
         assert!(stopped.contains("--max-entries"), "{max}: {stopped:?}");
         let nodes = tree_of(&tree);
-        assert!(count(&nodes) <= max, "{max}: {} entries", count(&nodes));
+        assert!(
+            common::tree_entries(&nodes) <= max,
+            "{max}: {} entries",
+            common::tree_entries(&nodes)
+        );
         assert!(conn.close().await);
     }
     // Enough for every entry: no stop.

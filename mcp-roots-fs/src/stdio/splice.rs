@@ -21,9 +21,6 @@ use serde_json::Value;
 /// A string this long or longer is escaped once, apart from the message.
 pub(crate) const LONG: usize = 64 * 1024;
 
-/// The most threads one string's escape uses.
-const MAX_THREADS: usize = 4;
-
 /// Writes `item` as one line into `out`, its long strings escaped once.
 pub(crate) fn write_line(
     mut item: TxJsonRpcMessage<RoleServer>,
@@ -77,9 +74,7 @@ pub(crate) fn write_line(
 
 /// `s` as serde_json escapes it, without the quotes, in pieces.
 fn escape(s: &str) -> Vec<Vec<u8>> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, MAX_THREADS);
+    let threads = crate::threads::available();
     let mut parts = Vec::with_capacity(threads);
     let mut rest = s;
     for left in (1..=threads).rev() {
@@ -97,24 +92,7 @@ fn escape(s: &str) -> Vec<Vec<u8>> {
         quoted.remove(0);
         quoted
     };
-    if parts.len() == 1 {
-        return vec![escape_one(parts[0])];
-    }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = parts[1..]
-            .iter()
-            .map(|part| scope.spawn(move || escape_one(part)))
-            .collect();
-        let mut pieces = vec![escape_one(parts[0])];
-        for handle in handles {
-            pieces.push(
-                handle
-                    .join()
-                    .unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            );
-        }
-        pieces
-    })
+    crate::threads::map(&parts, |_, part| escape_one(part))
 }
 
 /// The one place `needle` occurs in `haystack`.

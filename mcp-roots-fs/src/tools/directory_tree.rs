@@ -16,8 +16,9 @@ use crate::glob::Exclusions;
 use crate::paths::target;
 use crate::reply;
 use crate::server::FsServer;
+use crate::threads;
 use crate::tools::args::DirectoryTree;
-use crate::walk::{ALONE, MAX_THREADS, OnError, walk};
+use crate::walk::{ALONE, OnError, walk};
 
 pub(crate) async fn run(
     server: &FsServer,
@@ -94,15 +95,13 @@ impl Walked {
 
     /// The tree's text. The start's own entries, by name, are cut into
     /// runs of about equal subtrees, each written on a thread of its own
-    /// (up to [`MAX_THREADS`], one per core, when there are 4 × [`ALONE`]
+    /// (up to [`threads::MAX_THREADS`], one per core, when there are 4 × [`ALONE`]
     /// entries or more), the runs' texts then joined.
     fn text(self) -> String {
         let threads = if self.entries.len() < 4 * ALONE as usize {
             1
         } else {
-            std::thread::available_parallelism()
-                .map_or(1, |c| c.get())
-                .clamp(1, MAX_THREADS)
+            threads::available()
         };
         self.text_on(threads)
     }
@@ -135,7 +134,7 @@ impl Walked {
         }
         runs.push(&tops[from..]);
         let this = &self;
-        let write_run = |(k, run): (usize, &&[usize])| {
+        let write_run = |k: usize, run: &&[usize]| {
             let count = run.iter().map(|&t| this.ends[t] - t).sum::<usize>();
             let mut piece = TreeText::piece(k == 0, count * 80);
             for &top in run.iter() {
@@ -143,27 +142,7 @@ impl Walked {
             }
             piece.end_piece()
         };
-        let pieces: Vec<String> = if runs.len() == 1 {
-            runs.iter().enumerate().map(write_run).collect()
-        } else {
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = runs
-                    .iter()
-                    .enumerate()
-                    .skip(1)
-                    .map(|run| scope.spawn(move || write_run(run)))
-                    .collect();
-                let mut pieces = vec![write_run((0, &runs[0]))];
-                for handle in handles {
-                    pieces.push(
-                        handle
-                            .join()
-                            .unwrap_or_else(|p| std::panic::resume_unwind(p)),
-                    );
-                }
-                pieces
-            })
-        };
+        let pieces = threads::map(&runs, write_run);
         let mut text = String::with_capacity(3 + pieces.iter().map(String::len).sum::<usize>());
         text.push('[');
         for piece in &pieces {

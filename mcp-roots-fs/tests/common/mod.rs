@@ -42,6 +42,16 @@ pub(crate) async fn call(client: &Client, tool: &'static str, args: Value) -> Ca
         .expect("a tool result")
 }
 
+/// The entries of a `directory_tree` text's nodes, counted.
+pub(crate) fn tree_entries(nodes: &Value) -> usize {
+    nodes
+        .as_array()
+        .expect("an array of nodes")
+        .iter()
+        .map(|node| 1 + node.get("children").map_or(0, tree_entries))
+        .sum()
+}
+
 pub(crate) fn failed(result: &CallToolResult) -> bool {
     result.is_error == Some(true)
 }
