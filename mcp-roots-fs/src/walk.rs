@@ -58,8 +58,8 @@ pub(crate) enum OnError {
 }
 
 /// Entries a walk sees on its own thread before it shares the rest of
-/// its subtrees with others (starting a thread costs about what 50
-/// entries do).
+/// its subtrees with others (starting a thread costs tens of
+/// microseconds, what 50 to 100 entries do).
 pub(crate) const ALONE: u64 = 4096;
 
 /// Walks `start`, calling `visit` on each entry not excluded (an excluded
@@ -192,8 +192,10 @@ pub(crate) fn walk<S: Send>(
     Ok((units, stopped.map(|why| why.message(bounds))))
 }
 
-/// Why a walk stopped early; the first reason wins, except that the
-/// client's cancellation and the deadline outrank the others.
+/// Why a walk stopped early. When threads stop for different reasons, the
+/// weightiest is told: the client's cancellation, then the deadline, then
+/// the entry bound, then the depth (which stops no thread: only the
+/// directories past it are not entered).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Why {
     Depth,
