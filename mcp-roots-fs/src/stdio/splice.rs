@@ -63,7 +63,7 @@ pub(crate) fn write_line(
         let pieces = escaped[first].get_or_insert_with(|| escape(&long[first]));
         out.write_all(b"\"")?;
         for piece in pieces.iter() {
-            out.write_all(piece)?;
+            out.write_all(unquoted(piece))?;
         }
         out.write_all(b"\"")?;
         cursor = pos + len;
@@ -72,7 +72,8 @@ pub(crate) fn write_line(
     out.write_all(b"\n")
 }
 
-/// `s` as serde_json escapes it, without the quotes, in pieces.
+/// `s` as serde_json escapes it, in pieces: each piece as serde_json
+/// writes it, quotes included (cut off where it is written, not copied).
 fn escape(s: &str) -> Vec<Vec<u8>> {
     let threads = crate::threads::available();
     let mut parts = Vec::with_capacity(threads);
@@ -86,13 +87,14 @@ fn escape(s: &str) -> Vec<Vec<u8>> {
         parts.push(part);
         rest = tail;
     }
-    let escape_one = |part: &str| {
-        let mut quoted = serde_json::to_vec(part).expect("a string serializes");
-        quoted.pop();
-        quoted.remove(0);
-        quoted
-    };
-    crate::threads::map(&parts, |_, part| escape_one(part))
+    crate::threads::map(&parts, |_, part| {
+        serde_json::to_vec(part).expect("a string serializes")
+    })
+}
+
+/// A piece of [`escape`] without its quotes.
+fn unquoted(piece: &[u8]) -> &[u8] {
+    &piece[1..piece.len() - 1]
 }
 
 /// The one place `needle` occurs in `haystack`.
@@ -202,7 +204,7 @@ mod tests {
     fn pieces_cut_at_character_boundaries_escape_as_the_whole() {
         for s in ["", "a", "é", "𝄞𝄞𝄞", "\"\\\n", &long("ü\"𝄞")] {
             let pieces = escape(s);
-            let joined: Vec<u8> = pieces.concat();
+            let joined: Vec<u8> = pieces.iter().flat_map(|p| unquoted(p).to_vec()).collect();
             let whole = serde_json::to_vec(s).unwrap();
             assert_eq!(joined, whole[1..whole.len() - 1], "{s:?}");
         }
