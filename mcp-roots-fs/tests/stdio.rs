@@ -33,6 +33,16 @@ struct Server {
 }
 
 impl Server {
+    /// A root of `dirs` folders of 100 files (see [`tree`]), and the
+    /// server on it.
+    fn on_tree(dirs: usize) -> (tempfile::TempDir, std::path::PathBuf, Self) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        tree(&root, dirs, 100);
+        let server = Self::start(&root);
+        (dir, root, server)
+    }
+
     fn start(dir: &Path) -> Self {
         let mut child = Command::new(common::binary())
             .arg(dir)
@@ -107,10 +117,7 @@ fn tree_text(answer: &Value) -> &str {
 
 #[test]
 fn a_large_answer_is_one_line_and_the_next_follows_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    tree(&root, 40, 100);
-    let mut server = Server::start(&root);
+    let (_dir, root, mut server) = Server::on_tree(40);
     // Three requests at once: two trees (each streamed) and a ping.
     server.tree_request(1, &root);
     server.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}));
@@ -133,10 +140,7 @@ fn a_large_answer_is_one_line_and_the_next_follows_it() {
 
 #[test]
 fn a_slow_reader_gets_the_whole_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    tree(&root, 10, 100);
-    let mut server = Server::start(&root);
+    let (_dir, root, mut server) = Server::on_tree(10);
     server.tree_request(1, &root);
     // A few kilobytes at a time with pauses: the pipe fills, the server
     // waits for it, and carries on where it stopped.
@@ -160,10 +164,7 @@ fn a_slow_reader_gets_the_whole_line() {
 
 #[test]
 fn a_malformed_request_is_answered_on_a_line_of_its_own() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    tree(&root, 20, 100);
-    let mut server = Server::start(&root);
+    let (_dir, root, mut server) = Server::on_tree(20);
     // A large answer under way, then JSON that is no request (rmcp replies
     // "Invalid request" to it), then a ping: three whole lines.
     server.tree_request(1, &root);
@@ -187,10 +188,7 @@ fn a_malformed_request_is_answered_on_a_line_of_its_own() {
 
 #[test]
 fn a_reader_that_leaves_mid_line_ends_the_server() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    tree(&root, 40, 100);
-    let mut server = Server::start(&root);
+    let (_dir, root, mut server) = Server::on_tree(40);
     server.tree_request(1, &root);
     let mut start = [0u8; 1024];
     server.output().read_exact(&mut start).unwrap();
