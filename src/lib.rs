@@ -147,8 +147,8 @@ mod watch;
 pub use error::{Error, ErrorKind, Operation};
 pub use live::{
     ConfinedDirectory, Confinement, ConfinementError, ConfinementErrorKind, ConfinementReport,
-    Enforcement, RescanReport, Revoked, RootIdentity, Roots, RootsBuilder, Snapshot, TrackedFile,
-    confine_process,
+    Enforcement, ParseConfinementError, RescanReport, Revoked, RootIdentity, Roots, RootsBuilder,
+    Snapshot, TrackedFile, confine_process,
 };
 pub use ops::{DirEntry, FileType, ReadDir, Walk, WalkEntry, WalkLimits, WalkRef};
 pub use options::{

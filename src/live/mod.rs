@@ -20,7 +20,7 @@ pub(crate) mod tracked;
 pub use builder::{RootIdentity, RootsBuilder};
 pub use confine::{
     ConfinedDirectory, Confinement, ConfinementError, ConfinementErrorKind, ConfinementReport,
-    Enforcement, confine_process,
+    Enforcement, ParseConfinementError, confine_process,
 };
 pub use report::{RescanReport, Revoked};
 pub use roots::Roots;

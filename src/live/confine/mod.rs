@@ -2,11 +2,13 @@
 //! Linux), for the whole process and for good.
 
 mod error;
+mod mode;
 mod report;
 
 use std::io;
 
 pub use error::{ConfinementError, ConfinementErrorKind};
+pub use mode::ParseConfinementError;
 pub use report::{ConfinedDirectory, ConfinementReport, Enforcement};
 
 use crate::live::roots::Roots;

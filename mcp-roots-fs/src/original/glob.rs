@@ -1,0 +1,221 @@
+//! Glob patterns as the original matches them (minimatch with `dot: true`),
+//! through `globset` with `literal_separator` (`*` and `?` stay within a
+//! path segment, `**` as a whole segment crosses them):
+//!
+//! - a leading `#` makes a comment that matches nothing; leading `!`s (an
+//!   odd number) negate; an empty pattern matches only the empty path;
+//! - `**` inside a segment (`a**`) is a plain `*`, as in minimatch;
+//! - a pattern `globset` cannot compile (an unclosed `[`, nested braces) is
+//!   matched literally.
+//!
+//! Not matched as minimatch does (listed in the README): extglobs
+//! (`+(a|b)`, `@(…)`, `!(…)`, `?(…)`, `*(…)`) and nested braces.
+
+use globset::{GlobBuilder, GlobMatcher};
+
+/// One compiled pattern.
+#[derive(Clone, Debug)]
+pub(crate) struct Pattern {
+    negated: bool,
+    kind: Kind,
+}
+
+#[derive(Clone, Debug)]
+enum Kind {
+    /// A `#` comment: matches nothing (negation aside).
+    Nothing,
+    /// The empty pattern: only the empty path.
+    Empty,
+    Glob(GlobMatcher),
+}
+
+impl Pattern {
+    pub(crate) fn new(pattern: &str) -> Self {
+        if pattern.starts_with('#') {
+            return Self {
+                negated: false,
+                kind: Kind::Nothing,
+            };
+        }
+        let bangs = pattern.len() - pattern.trim_start_matches('!').len();
+        let body = &pattern[bangs..];
+        let kind = if body.is_empty() {
+            Kind::Empty
+        } else {
+            let body = &optimise(body);
+            Kind::Glob(compile(&segment_stars(body)).unwrap_or_else(|| {
+                compile(&globset::escape(body)).expect("an escaped pattern compiles")
+            }))
+        };
+        Self {
+            negated: bangs % 2 == 1,
+            kind,
+        }
+    }
+
+    pub(crate) fn is_match(&self, path: &str) -> bool {
+        let hit = match &self.kind {
+            Kind::Nothing => return false,
+            Kind::Empty => path.is_empty(),
+            Kind::Glob(glob) => !path.is_empty() && glob.is_match(path),
+        };
+        hit != self.negated
+    }
+}
+
+fn compile(pattern: &str) -> Option<GlobMatcher> {
+    GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .build()
+        .ok()
+        .map(|g| g.compile_matcher())
+}
+
+/// What minimatch does to a pattern before matching (its default
+/// optimisation): empty segments inside it collapse (`deep//**` is
+/// `deep/**`; a trailing `/` stays, and matches no path without one), and
+/// a `..` after a segment that is not `**`, `.`, `..` or empty removes
+/// both (`a/../b` is `b`).
+fn optimise(pattern: &str) -> String {
+    let trailing = pattern.ends_with('/') && pattern.len() > 1;
+    let leading = pattern.starts_with('/');
+    let mut out: Vec<&str> = Vec::new();
+    for segment in pattern.split('/').filter(|s| !s.is_empty()) {
+        let folds = segment == ".."
+            && out
+                .last()
+                .is_some_and(|prev| !matches!(*prev, "**" | "." | ".."));
+        if folds {
+            out.pop();
+        } else {
+            out.push(segment);
+        }
+    }
+    let mut joined = String::with_capacity(pattern.len());
+    if leading {
+        joined.push('/');
+    }
+    joined.push_str(&out.join("/"));
+    if trailing && !out.is_empty() {
+        joined.push('/');
+    }
+    joined
+}
+
+/// `**` that is not a whole segment becomes `*`.
+fn segment_stars(pattern: &str) -> String {
+    pattern
+        .split('/')
+        .map(|segment| {
+            if segment == "**" || !segment.contains("**") {
+                segment.to_owned()
+            } else {
+                let mut s = segment.to_owned();
+                while s.contains("**") {
+                    s = s.replace("**", "*");
+                }
+                s
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// directory_tree's exclusion: a pattern with `*` as it is; one without
+/// also as a name anywhere (`**/p`) and as a directory anywhere (`**/p/**`).
+#[derive(Clone, Debug)]
+pub(crate) struct Exclusions(Vec<Vec<Pattern>>);
+
+impl Exclusions {
+    pub(crate) fn for_tree(patterns: &[String]) -> Self {
+        Self(
+            patterns
+                .iter()
+                .map(|p| {
+                    if p.contains('*') {
+                        vec![Pattern::new(p)]
+                    } else {
+                        vec![
+                            Pattern::new(p),
+                            Pattern::new(&format!("**/{p}")),
+                            Pattern::new(&format!("**/{p}/**")),
+                        ]
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// search_files' exclusion: each pattern as it is.
+    pub(crate) fn plain(patterns: &[String]) -> Self {
+        Self(patterns.iter().map(|p| vec![Pattern::new(p)]).collect())
+    }
+
+    pub(crate) fn excludes(&self, rel: &str) -> bool {
+        self.0.iter().any(|any| any.iter().any(|p| p.is_match(rel)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minimatch_answers() {
+        // (path, pattern, minimatch's answer with dot: true)
+        for (path, pattern, want) in [
+            ("a", "a/**", false),
+            ("a/b", "a/**", true),
+            (".git", "*", true),
+            ("x/.git", "**/.git", true),
+            ("a.txt", "**/*.txt", true),
+            ("d/a.txt", "*.txt", false),
+            ("ab", "a**", true),
+            ("a/b", "a**", false),
+            ("#x", "#x", false),
+            ("x", "!y", true),
+            ("y", "!y", false),
+            ("a", "!!a", true),
+            ("a", "[!b]", true),
+            ("a", "[^b]", true),
+            ("[", "[", true),
+            ("a/b/c", "a/*/c", true),
+            ("", "*", false),
+            ("a", "a/", false),
+            ("a/b", "**", true),
+            ("x/a/y", "**/a/**", true),
+            ("a", "**/a/**", false),
+            (".a/b", "**/b", true),
+            ("a.md", "*.{md,txt}", true),
+            ("a/b.rs", "a/?.rs", true),
+            ("ab/c", "a?c", false),
+            // minimatch's optimisation: inner `//` collapse, `x/..` folds.
+            ("deep/x.txt", "**/deep//**", true),
+            ("deep", "**/deep//**", false),
+            ("deep/x", "deep//x", true),
+            ("a/b", "a//", false),
+            ("x/deep", "**/deep/", false),
+            ("b", "a/../b", true),
+            ("a/b", "a/./b", false),
+            ("a", "./a", false),
+        ] {
+            assert_eq!(
+                Pattern::new(pattern).is_match(path),
+                want,
+                "{path:?} {pattern:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn tree_exclusions_match_names_anywhere() {
+        let ex = Exclusions::for_tree(&["node_modules".to_owned(), "*.log".to_owned()]);
+        assert!(ex.excludes("node_modules"));
+        assert!(ex.excludes("a/node_modules"));
+        assert!(ex.excludes("a/node_modules/x"));
+        assert!(ex.excludes("x.log"));
+        assert!(!ex.excludes("a/x.log"));
+        assert!(!ex.excludes("a/modules"));
+    }
+}
