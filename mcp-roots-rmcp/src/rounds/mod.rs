@@ -13,6 +13,7 @@
 //! and keys, any process of the deployment). [`Rounds::global`] is the
 //! default every [`SessionRoots`](crate::SessionRoots) uses.
 
+mod deployment;
 mod flows;
 mod keys;
 mod state;
@@ -26,6 +27,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use rmcp::model::RequestStateCodec;
 use tokio::task::AbortHandle;
 
+pub use self::deployment::{Deployment, DeploymentError};
 pub use self::keys::{KeyError, KeyRing, STATE_KEYS_ENV};
 pub(crate) use self::state::{Pending, Progress, Recorded, hex};
 pub(crate) use self::store::{FlowEnd, FlowStatus};

@@ -10,6 +10,7 @@ use tokio::sync::{Mutex, watch};
 
 use crate::call::blocking::{blocking, run_blocking};
 use crate::rounds::Rounds;
+use crate::session::list;
 use crate::values::answer::Answer;
 use crate::values::empty::Client;
 use crate::values::legacy;
@@ -236,7 +237,7 @@ impl SessionRoots {
                 if wanted == inner.served.load(Ordering::SeqCst) {
                     break;
                 }
-                match legacy::list_roots(peer, inner.list_timeout).await {
+                match list::list_roots(peer, inner.list_timeout).await {
                     Ok(roots) => self.install(wanted, Answer::Listed(roots)).await,
                     Err(err) => {
                         tracing::warn!(request = wanted, error = %crate::values::answer::escaped(&err.to_string()), "roots/list failed; keeping the current roots")

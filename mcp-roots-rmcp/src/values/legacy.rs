@@ -1,18 +1,18 @@
-//! The one module that names rmcp's roots API.
+//! The wire shapes of rmcp's roots API, as plain values: a root of a
+//! `roots/list` answer in our own type, the capability that announces it,
+//! the input request of 2026-07-28 and its answer. Sending `roots/list` to
+//! a client is the session's ([`session::list`](crate::session::list)),
+//! the one other module that names this API.
 //!
 //! rmcp 3.x marks `Root`, `ListRootsResult`, `ListRootsRequest` and
 //! `Peer<RoleServer>::list_roots` `#[deprecated]`: SEP-2577 removes
 //! server-to-client roots requests from the 2026-07-28 revision. Clients speak
 //! 2025-06-18 and 2025-11-25 today, where `roots/list` is how a server learns
 //! the user's consent boundary, so this crate still calls it. The `allow` is
-//! confined to this module, and no deprecated type leaves it.
+//! confined to these two modules, and no deprecated type leaves them.
 #![allow(deprecated)]
 
-use std::time::Duration;
-
 use rmcp::model::ClientCapabilities;
-use rmcp::service::ServiceError;
-use rmcp::{Peer, RoleServer};
 
 /// One root of a `roots/list` answer, in our own type.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,18 +26,8 @@ pub(crate) fn declares_roots(capabilities: &ClientCapabilities) -> bool {
     capabilities.roots.is_some()
 }
 
-/// Sends `roots/list` and waits at most `timeout` for the answer.
-pub(crate) async fn list_roots(
-    peer: &Peer<RoleServer>,
-    timeout: Duration,
-) -> Result<Vec<ClientRoot>, ServiceError> {
-    let answer = tokio::time::timeout(timeout, peer.list_roots())
-        .await
-        .map_err(|_| ServiceError::Timeout { timeout })??;
-    Ok(client_roots(answer))
-}
-
-fn client_roots(answer: rmcp::model::ListRootsResult) -> Vec<ClientRoot> {
+/// The roots of a `roots/list` answer, in our own type.
+pub(crate) fn client_roots(answer: rmcp::model::ListRootsResult) -> Vec<ClientRoot> {
     let roots = answer.roots.into_iter();
     roots
         .map(|root| ClientRoot {
