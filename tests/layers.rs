@@ -15,7 +15,7 @@ const LAYOUT: Layout = Layout {
         "options", "sys", "error", "parse", "root", "ops", "set", "live", "watch",
     ],
     outside: &["lib", "semantics"],
-    platform: Some("sys"),
+    platforms: &["sys"],
 };
 
 #[test]

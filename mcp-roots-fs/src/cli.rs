@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use mcp_roots::{Confinement, Patterns};
+use mcp_roots_rmcp::Deployment;
 
 /// The MCP filesystem server on the mcp-roots boundary: a drop-in
 /// replacement for `@modelcontextprotocol/server-filesystem`.
@@ -50,7 +51,7 @@ pub(crate) struct Cli {
     /// `--confine=required` refuses to start unless the whole process is
     /// confined (Landlock ABI 3 or later).
     #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true,
-          default_missing_value = "best-effort", value_parser = crate::confine::mode)]
+          default_missing_value = "best-effort")]
     pub(crate) confine: Option<Confinement>,
 
     /// Where 2026-07-28 calls keep what several instances of this server
@@ -59,7 +60,7 @@ pub(crate) struct Cli {
     /// whose `maxmemory-policy` must be `noeviction`. Default: this
     /// process's memory (one instance). Give every instance the same keys
     /// too (--state-key-file).
-    #[arg(long, value_name = "URL", value_parser = crate::deployment::state_url)]
+    #[arg(long, value_name = "URL", value_parser = Deployment::state_url)]
     pub(crate) state: Option<String>,
 
     /// Read the keys that seal 2026-07-28 request states from PATH (lines

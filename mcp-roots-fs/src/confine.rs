@@ -9,30 +9,20 @@
 //! start (exit code 1, the reason on stderr) unless Landlock ABI 3 or
 //! later confines the whole process.
 
-use mcp_roots::{Confinement, ConfinementReport, confine_process};
+use mcp_roots::{Confinement, RootsBuilder, confine_process};
 
-use crate::server::Config;
-
-/// A `--confine` value: `best-effort` (what `--confine` alone means) or
-/// `required`.
-pub(crate) fn mode(text: &str) -> Result<Confinement, String> {
-    match text {
-        "best-effort" => Ok(Confinement::BestEffort),
-        "required" => Ok(Confinement::Required),
-        _ => Err("best-effort (the default) or required".to_owned()),
+/// Confines this process to the directories of `policy` (the command
+/// line's), as `mode` says, and prints the report on stderr (whatever
+/// `RUST_LOG` says: it is the operator's line).
+pub(crate) fn process(policy: RootsBuilder, mode: Confinement) -> Result<(), String> {
+    match confine_process(&policy.build(), mode) {
+        Ok(report) => {
+            eprintln!("mcp-roots-fs: {report}");
+            Ok(())
+        }
+        Err(err) => Err(match std::error::Error::source(&err) {
+            Some(source) => format!("--confine: {err} ({source})"),
+            None => format!("--confine: {err}"),
+        }),
     }
-}
-
-/// Confines this process to the directories of `config`, as `mode` says,
-/// and prints the report on stderr (whatever `RUST_LOG` says: it is the
-/// operator's line).
-pub(crate) fn process(config: &Config, mode: Confinement) -> Result<ConfinementReport, String> {
-    let report = confine_process(&config.policy().build(), mode).map_err(|err| {
-        let why = std::error::Error::source(&err)
-            .map(|source| format!(" ({source})"))
-            .unwrap_or_default();
-        format!("--confine: {err}{why}")
-    })?;
-    eprintln!("mcp-roots-fs: {report}");
-    Ok(report)
 }

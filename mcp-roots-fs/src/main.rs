@@ -12,17 +12,14 @@
 //! `tokio::main` would have started the runtime's threads before.
 
 mod cli;
-mod collate;
+mod config;
 mod confine;
-mod deployment;
-mod glob;
-mod paths;
-mod reply;
+mod context;
+mod original;
 mod server;
-mod size;
 mod stdio;
+mod sys;
 mod threads;
-mod time;
 mod tools;
 mod walk;
 
@@ -30,12 +27,16 @@ use std::io::stderr;
 use std::process::ExitCode;
 
 use clap::Parser;
-use mcp_roots_rmcp::Rounds;
+use mcp_roots_rmcp::{Deployment, Rounds};
 use rmcp::ServiceExt;
 use tracing_subscriber::{EnvFilter, filter::LevelFilter, fmt};
 
 use crate::cli::Cli;
-use crate::server::{Config, FsServer};
+use crate::config::Config;
+use crate::server::FsServer;
+
+/// The key prefix of this server's records in a shared Redis.
+const REDIS_PREFIX: &str = "mcp-roots-fs";
 
 fn main() -> ExitCode {
     // The log on stderr (stdout is the protocol): RUST_LOG, default info.
@@ -44,58 +45,7 @@ fn main() -> ExitCode {
         .with_env_filter(filter.from_env_lossy())
         .with_writer(stderr)
         .try_init();
-    let cli = Cli::parse();
-    let config = match Config::from_cli(&cli) {
-        Ok(config) => config,
-        Err(message) => {
-            eprintln!("mcp-roots-fs: {message}");
-            return ExitCode::FAILURE;
-        }
-    };
-    config.log();
-    // Read before confinement: the cgroup files, and the key file, may lie
-    // outside the directories.
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let ring = match deployment::key_ring(cli.state_key_file.as_deref()) {
-        Ok(ring) => ring,
-        Err(message) => {
-            eprintln!("mcp-roots-fs: {message}");
-            return ExitCode::FAILURE;
-        }
-    };
-    // Before confinement, which would refuse `/proc/self/fd`.
-    let pipes = if cli.http.is_none() {
-        stdio::reopen()
-    } else {
-        None
-    };
-    if let Some(mode) = cli.confine
-        && let Err(message) = confine::process(&config, mode)
-    {
-        eprintln!("mcp-roots-fs: {message}");
-        return ExitCode::FAILURE;
-    }
-    // Only now the runtime: its workers and blocking pool (where the tool
-    // bodies run) are confined from birth.
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(workers)
-        .enable_all()
-        .build();
-    let runtime = match runtime {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("mcp-roots-fs: cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let served = runtime.block_on(async move {
-        let rounds = deployment::rounds(ring.as_ref(), cli.state.as_deref()).await?;
-        match cli.http.as_deref() {
-            Some(addr) => serve_http(addr, config, rounds).await,
-            None => serve_stdio(config, rounds, pipes).await,
-        }
-    });
-    match served {
+    match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("mcp-roots-fs: {message}");
@@ -104,12 +54,45 @@ fn main() -> ExitCode {
     }
 }
 
+/// Everything after the command line, in the order confinement needs.
+fn run(cli: Cli) -> Result<(), String> {
+    let config = Config::from_cli(&cli)?;
+    config.log();
+    // Read before confinement: the cgroup files, and the key file, may lie
+    // outside the directories.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let deployment = Deployment::read(cli.state.as_deref(), cli.state_key_file.as_deref())
+        .map_err(|e| e.to_string())?;
+    // Before confinement, which would refuse `/proc/self/fd`.
+    let pipes = cli.http.is_none().then(stdio::reopen).flatten();
+    if let Some(mode) = cli.confine {
+        confine::process(config.policy(), mode)?;
+    }
+    // Only now the runtime: its workers and blocking pool (where the tool
+    // bodies run) are confined from birth.
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?
+        .block_on(async move {
+            let rounds = deployment
+                .rounds(REDIS_PREFIX)
+                .await
+                .map_err(|e| e.to_string())?;
+            match cli.http.as_deref() {
+                Some(addr) => serve_http(addr, config, rounds).await,
+                None => serve_stdio(config, rounds, pipes).await,
+            }
+        })
+}
+
 async fn serve_stdio(
     config: Config,
     rounds: Rounds,
     pipes: Option<stdio::Pipes>,
 ) -> Result<(), String> {
-    let server = FsServer::new(std::sync::Arc::new(config), rounds);
+    let server = FsServer::new(&config, rounds);
     let running = server
         .serve(stdio::transport(pipes))
         .await
@@ -134,7 +117,7 @@ async fn serve_http(addr: &str, config: Config, rounds: Rounds) -> Result<(), St
     };
     mcp_roots_rmcp::http::serve(
         listener,
-        move || FsServer::new(config.clone(), rounds.clone()),
+        move || FsServer::new(&config, rounds.clone()),
         mcp_roots_rmcp::http::DEFAULT_SESSION_IDLE,
         shutdown,
     )

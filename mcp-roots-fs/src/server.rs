@@ -1,10 +1,7 @@
-//! The server: one [`FsServer`] per session, its configuration, and the
-//! 14 tools' registrations (each tool's work is in `tools/`).
+//! The server: one [`FsServer`] per session and the 14 tools'
+//! registrations, nothing more (each tool's work is in `tools/`, over the
+//! session's [`Context`]).
 
-use std::path::PathBuf;
-use std::sync::Arc;
-
-use mcp_roots::{EmptyRoots, Patterns, Roots, Writes};
 use mcp_roots_rmcp::{Progress, Rounds, SessionRoots, ToolCall};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -12,120 +9,23 @@ use rmcp::model::{CallToolResponse, Implementation, ServerCapabilities, ServerCo
 use rmcp::service::NotificationContext;
 use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
 
-use crate::cli::{Cli, operator_dir};
-use crate::reply::{self, Shape};
+use crate::config::Config;
+use crate::context::Context;
+use crate::original::reply::{self, Shape};
 use crate::tools::{self, args};
-use crate::walk::Bounds;
-
-/// What the operator chose on the command line.
-#[derive(Debug)]
-pub(crate) struct Config {
-    /// The writable directories (the ceiling's writable part).
-    pub(crate) dirs: Vec<PathBuf>,
-    /// The read-only directories.
-    pub(crate) read_only_dirs: Vec<PathBuf>,
-    pub(crate) read_only: bool,
-    /// The parts of every directory that are hidden (`--hide`).
-    pub(crate) hide: Patterns,
-    /// The parts of every directory that are read-only
-    /// (`--read-only-pattern`).
-    pub(crate) protect: Patterns,
-    pub(crate) confirm: bool,
-    pub(crate) bounds: Bounds,
-}
-
-impl Config {
-    /// The configuration of `cli`: each directory resolved (`~`, relative)
-    /// and checked to be a directory; one that is not is skipped with a
-    /// warning, as the original does, and none at all is an error.
-    pub(crate) fn from_cli(cli: &Cli) -> Result<Self, String> {
-        let home = std::env::var_os("HOME").map(PathBuf::from);
-        let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
-        let resolve = |dirs: &[String]| -> Vec<PathBuf> {
-            dirs.iter()
-                .map(|d| operator_dir(d, home.as_deref(), &cwd))
-                .filter(|d| match std::fs::metadata(d) {
-                    Ok(meta) if meta.is_dir() => true,
-                    Ok(_) => {
-                        tracing::warn!(dir = %d.display(), "not a directory, skipping");
-                        false
-                    }
-                    Err(e) => {
-                        tracing::warn!(dir = %d.display(), error = %e, "cannot access directory, skipping");
-                        false
-                    }
-                })
-                .collect()
-        };
-        let dirs = resolve(&cli.dirs);
-        let read_only_dirs = resolve(&cli.read_only_dirs);
-        let given = cli.dirs.len() + cli.read_only_dirs.len();
-        if given > 0 && dirs.is_empty() && read_only_dirs.is_empty() {
-            return Err("none of the specified directories is accessible".to_owned());
-        }
-        Ok(Self {
-            dirs,
-            read_only_dirs,
-            read_only: cli.read_only,
-            hide: cli.hidden()?,
-            protect: cli.protected()?,
-            confirm: cli.confirm,
-            bounds: Bounds {
-                max_entries: cli.max_entries,
-                max_depth: cli.max_depth,
-                deadline: cli.walk_timeout(),
-            },
-        })
-    }
-
-    /// Logs what the operator chose beyond the directories.
-    pub(crate) fn log(&self) {
-        if !self.hide.is_empty() || !self.protect.is_empty() {
-            let hide: Vec<&str> = self.hide.iter().collect();
-            let read_only: Vec<&str> = self.protect.iter().collect();
-            tracing::info!(
-                ?hide,
-                ?read_only,
-                "parts of every directory are hidden or read-only"
-            );
-        }
-    }
-
-    /// The policy of one session: the directories are the ceiling and what
-    /// a client is served until it shares folders of its own.
-    pub(crate) fn policy(&self) -> mcp_roots::RootsBuilder {
-        let mut policy = Roots::builder().empty_roots(EmptyRoots::Ceiling);
-        if !self.dirs.is_empty() {
-            policy = policy.ceiling(self.dirs.iter().map(|d| d.to_string_lossy().into_owned()));
-        }
-        if !self.read_only_dirs.is_empty() {
-            policy = policy.read_only_ceiling(
-                self.read_only_dirs
-                    .iter()
-                    .map(|d| d.to_string_lossy().into_owned()),
-            );
-        }
-        if self.read_only {
-            policy = policy.writes(Writes::Refuse);
-        }
-        policy
-            .hide(self.hide.clone())
-            .read_only(self.protect.clone())
-    }
-}
 
 /// One session's server (stdio: one per process; HTTP: one per session).
 #[derive(Clone)]
 pub(crate) struct FsServer {
-    pub(crate) roots: SessionRoots,
-    pub(crate) config: Arc<Config>,
+    cx: Context,
     tool_router: ToolRouter<Self>,
 }
 
 impl std::fmt::Debug for FsServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FsServer")
-            .field("config", &self.config)
+            .field("bounds", &self.cx.bounds)
+            .field("confirm", &self.cx.confirm)
             .finish_non_exhaustive()
     }
 }
@@ -133,10 +33,13 @@ impl std::fmt::Debug for FsServer {
 impl FsServer {
     /// A session's server: its roots built from `config`, its 2026-07-28
     /// request states sealed and kept by `rounds` (the process's).
-    pub(crate) fn new(config: Arc<Config>, rounds: Rounds) -> Self {
+    pub(crate) fn new(config: &Config, rounds: Rounds) -> Self {
         Self {
-            roots: SessionRoots::new(config.policy()).with_rounds(rounds),
-            config,
+            cx: Context {
+                roots: SessionRoots::new(config.policy()).with_rounds(rounds),
+                bounds: config.bounds,
+                confirm: config.confirm,
+            },
             tool_router: Self::tool_router(),
         }
     }
@@ -158,7 +61,7 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::read_text_file::run(self, call, args).await,
+            tools::blocking(&self.cx, call, args, tools::read_text_file::read).await,
         )
     }
 
@@ -175,7 +78,7 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::read_text_file::run(self, call, args).await,
+            tools::blocking(&self.cx, call, args, tools::read_text_file::read).await,
         )
     }
 
@@ -192,7 +95,7 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Media,
-            tools::read_media_file::run(self, call, args).await,
+            tools::blocking(&self.cx, call, args, tools::read_media_file::read).await,
         )
     }
 
@@ -209,7 +112,7 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::read_multiple_files::run(self, call, args).await,
+            tools::blocking(&self.cx, call, args, tools::read_multiple_files::read).await,
         )
     }
 
@@ -224,7 +127,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::WriteFile>,
     ) -> CallToolResponse {
-        reply::fitted(Shape::Text, tools::write_file::run(self, call, args).await)
+        reply::fitted(
+            Shape::Text,
+            tools::write_file::run(&self.cx, call, args).await,
+        )
     }
 
     #[tool(
@@ -238,7 +144,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::EditFile>,
     ) -> CallToolResponse {
-        reply::fitted(Shape::Text, tools::edit_file::run(self, call, args).await)
+        reply::fitted(
+            Shape::Text,
+            tools::edit_file::run(&self.cx, call, args).await,
+        )
     }
 
     #[tool(
@@ -254,7 +163,7 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::create_directory::run(self, call, args).await,
+            tools::inline(&self.cx, call, args, tools::create_directory::create).await,
         )
     }
 
@@ -272,7 +181,7 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::list_directory::run(self, call, progress, args).await,
+            tools::walking(&self.cx, call, progress, args, tools::list_directory::list).await,
         )
     }
 
@@ -290,7 +199,14 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::list_directory_with_sizes::run(self, call, progress, args).await,
+            tools::walking(
+                &self.cx,
+                call,
+                progress,
+                args,
+                tools::list_directory_with_sizes::list,
+            )
+            .await,
         )
     }
 
@@ -308,7 +224,7 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::directory_tree::run(self, call, progress, args).await,
+            tools::walking(&self.cx, call, progress, args, tools::directory_tree::tree).await,
         )
     }
 
@@ -323,7 +239,10 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::MoveFile>,
     ) -> CallToolResponse {
-        reply::fitted(Shape::Text, tools::move_file::run(self, call, args).await)
+        reply::fitted(
+            Shape::Text,
+            tools::move_file::run(&self.cx, call, args).await,
+        )
     }
 
     #[tool(
@@ -340,7 +259,7 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::search_files::run(self, call, progress, args).await,
+            tools::walking(&self.cx, call, progress, args, tools::search_files::search).await,
         )
     }
 
@@ -357,7 +276,7 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::get_file_info::run(self, call, args).await,
+            tools::inline(&self.cx, call, args, tools::get_file_info::info).await,
         )
     }
 
@@ -370,7 +289,10 @@ impl FsServer {
     async fn list_allowed_directories(&self, call: ToolCall) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::list_allowed_directories::run(self, call).await,
+            tools::inline(&self.cx, call, (), |snap, _| {
+                tools::list_allowed_directories::allowed(snap)
+            })
+            .await,
         )
     }
 }
@@ -384,10 +306,10 @@ impl ServerHandler for FsServer {
     }
 
     async fn on_initialized(&self, cx: NotificationContext<RoleServer>) {
-        self.roots.on_initialized(&cx.peer).await;
+        self.cx.roots.on_initialized(&cx.peer).await;
     }
 
     async fn on_roots_list_changed(&self, cx: NotificationContext<RoleServer>) {
-        self.roots.on_list_changed(&cx.peer).await;
+        self.cx.roots.on_list_changed(&cx.peer).await;
     }
 }

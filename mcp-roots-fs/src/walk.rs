@@ -8,20 +8,13 @@
 use std::cmp::Ordering as Order;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use mcp_roots::{Error, FileType, ScopedPath, Snapshot, Target, WalkLimits, WalkRef};
 use mcp_roots_rmcp::Progress;
 
-use crate::glob::Exclusions;
-
-/// The operator's bounds on one walk.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Bounds {
-    pub(crate) max_entries: usize,
-    pub(crate) max_depth: usize,
-    pub(crate) deadline: Duration,
-}
+use crate::context::Bounds;
+use crate::original::glob::Exclusions;
 
 /// One entry, as the tools see it: its path relative to the walk's start.
 #[derive(Debug)]

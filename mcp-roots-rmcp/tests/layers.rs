@@ -16,7 +16,7 @@ const LAYOUT: Layout = Layout {
         "values", "call", "rounds", "elicit", "session", "serve", "http",
     ],
     outside: &["lib"],
-    platform: None,
+    platforms: &[],
 };
 
 #[test]

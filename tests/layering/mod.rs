@@ -1,7 +1,7 @@
 //! The layering checker shared by the library's and the glue's
 //! `tests/layers.rs`: every module of a crate's `src/` imports only from its
 //! own layer or the layers below it, by module path (not through the crate
-//! root's re-exports), and only the platform module names a platform in a
+//! root's re-exports), and only the platform modules name a platform in a
 //! `cfg`. Each crate gives its own [`Layout`].
 
 use std::collections::BTreeMap;
@@ -15,12 +15,12 @@ pub(crate) struct Layout {
     /// Modules outside the layering: the crate root (a table of contents)
     /// and pages of documentation, which import nothing.
     pub(crate) outside: &'static [&'static str],
-    /// The one top-level module that may test a platform in a `cfg`
-    /// (`None`: no module may).
-    pub(crate) platform: Option<&'static str>,
+    /// The top-level modules that may test a platform in a `cfg` (none:
+    /// no module may).
+    pub(crate) platforms: &'static [&'static str],
 }
 
-/// Platform predicates that only [`Layout::platform`] may test.
+/// Platform predicates that only [`Layout::platforms`] may test.
 const PLATFORM_CFGS: &[&str] = &[
     "target_os",
     "target_family",
@@ -207,7 +207,7 @@ pub(crate) fn violations(layout: &Layout, files: &[Source]) -> Vec<String> {
             continue;
         };
         let code = code_of(&file.text);
-        if layout.platform != Some(file.top.as_str()) {
+        if !layout.platforms.contains(&file.top.as_str()) {
             for (n, line) in code.lines().enumerate() {
                 if PLATFORM_CFGS.iter().any(|p| is_platform_cfg(line, p)) {
                     found.push(format!(

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use mcp_roots::{Confinement, EmptyRoots, Patterns, Writes};
+use mcp_roots_rmcp::Deployment;
 
 use crate::http;
 
@@ -103,7 +104,7 @@ pub struct ServeArgs {
     /// by every instance, whose `maxmemory-policy` must be `noeviction`.
     /// Default: this process's memory (one instance). Give every instance
     /// the same keys too (--state-key-file).
-    #[arg(long, value_name = "URL", value_parser = state_url)]
+    #[arg(long, value_name = "URL", value_parser = Deployment::state_url)]
     pub state: Option<String>,
     /// Read the keys that seal 2026-07-28 request states from PATH (lines
     /// `seal = HEX` and `accept = HEX`, at least 64 hex digits each; see
@@ -135,8 +136,7 @@ pub struct ServeArgs {
     /// `--confine=required` refuses to start unless the whole process is
     /// confined (Landlock ABI 3 or later).
     #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true,
-          default_missing_value = "best-effort", requires = "ceiling",
-          value_parser = crate::confine::mode)]
+          default_missing_value = "best-effort", requires = "ceiling")]
     pub confine: Option<Confinement>,
 }
 
@@ -185,8 +185,7 @@ pub struct DemoArgs {
     /// With --stdio: start each server with `--ceiling $TMP --confine=MODE`
     /// (the demo's tree is its ceiling), as a kernel-confined server.
     #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true,
-          default_missing_value = "best-effort", requires = "stdio",
-          value_parser = crate::confine::mode)]
+          default_missing_value = "best-effort", requires = "stdio")]
     pub confine: Option<Confinement>,
 }
 
@@ -216,20 +215,6 @@ fn ceiling_dir(given: &str) -> Result<String, String> {
         }
         Err(err) => Err(format!("cannot be checked: {err}")),
     }
-}
-
-/// A `--state` value: a `redis://` URL.
-///
-/// # Errors
-///
-/// Another scheme, or no host.
-fn state_url(given: &str) -> Result<String, String> {
-    let url =
-        url::Url::parse(given).map_err(|_| "a URL such as redis://127.0.0.1:6379".to_owned())?;
-    if url.scheme() != "redis" || url.host_str().is_none_or(str::is_empty) {
-        return Err("a redis://HOST:PORT URL".to_owned());
-    }
-    Ok(given.to_owned())
 }
 
 /// A `--setup-url` value: an `http://` URL on a loopback host.

@@ -11,20 +11,6 @@
 
 use mcp_roots::{Confinement, ConfinementReport, RootsBuilder, confine_process};
 
-/// A `--confine` value: `best-effort` (what `--confine` alone means) or
-/// `required`.
-///
-/// # Errors
-///
-/// Any other word.
-pub fn mode(text: &str) -> Result<Confinement, String> {
-    match text {
-        "best-effort" => Ok(Confinement::BestEffort),
-        "required" => Ok(Confinement::Required),
-        _ => Err("best-effort (the default) or required".to_owned()),
-    }
-}
-
 /// Confines this process to the ceiling of `policy`, as `mode` says, and
 /// logs the report.
 ///

@@ -19,12 +19,14 @@
 use std::path::Path;
 use std::time::Duration;
 
-use mcp_roots_rmcp::{DEFAULT_URL_WAIT_ROUNDS, KeyRing, Rounds, Store};
+use mcp_roots_rmcp::{DEFAULT_URL_WAIT_ROUNDS, Deployment, Rounds};
 
 /// The key prefix of the notes server's records in a shared Redis.
 pub const REDIS_PREFIX: &str = "notes-server";
 
-/// The rounds this process serves 2026-07-28 calls with.
+/// The rounds this process serves 2026-07-28 calls with: the glue's
+/// [`Deployment`] of `--state` and `--state-key-file`, with the notes
+/// server's own `--url-wait`.
 ///
 /// # Errors
 ///
@@ -35,31 +37,13 @@ pub async fn rounds(
     key_file: Option<&Path>,
     url_wait: Option<Duration>,
 ) -> Result<Rounds, String> {
-    let ring = match key_file {
-        Some(path) => Some(KeyRing::from_file(path).map_err(|e| e.to_string())?),
-        None => KeyRing::from_env().map_err(|e| e.to_string())?,
-    };
-    let mut rounds = match &ring {
-        Some(ring) => {
-            tracing::info!(sealing_key = %ring.sealing_key_id(), "request states use the key ring");
-            Rounds::with_key_ring(ring)
-        }
-        None => Rounds::new(),
-    };
-    if let Some(wait) = url_wait {
-        rounds = rounds.with_url_wait(wait, DEFAULT_URL_WAIT_ROUNDS);
-    }
-    if let Some(url) = state {
-        let store = Store::redis(url, REDIS_PREFIX)
-            .await
-            .map_err(|e| e.to_string())?;
-        if ring.is_none() {
-            tracing::warn!(
-                "--state is shared but the key is this process's own: other instances will refuse its states; give every instance the same --state-key-file"
-            );
-        }
-        tracing::info!(%url, "consumed states and setup flows are kept in Redis");
-        rounds = rounds.with_store(store);
-    }
-    Ok(rounds)
+    let deployment = Deployment::read(state, key_file).map_err(|e| e.to_string())?;
+    let rounds = deployment
+        .rounds(REDIS_PREFIX)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(match url_wait {
+        Some(wait) => rounds.with_url_wait(wait, DEFAULT_URL_WAIT_ROUNDS),
+        None => rounds,
+    })
 }

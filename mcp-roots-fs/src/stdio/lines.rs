@@ -282,7 +282,7 @@ pub(crate) mod stream {
         closed: &AtomicBool,
     ) -> io::Result<()> {
         let mut out = io::BufWriter::with_capacity(IN_MEMORY, Raw { target, closed });
-        super::super::splice::write_line(item, &mut out)?;
+        crate::stdio::splice::write_line(item, &mut out)?;
         out.flush()
     }
 

@@ -8,31 +8,27 @@
 //! tail through its deepest existing ancestor) and the directories are
 //! created on the physical path, which has no link left to refuse.
 
-use mcp_roots::ErrorKind;
-use mcp_roots_rmcp::ToolCall;
-use rmcp::model::CallToolResponse;
+use mcp_roots::{ErrorKind, Snapshot};
+use mcp_roots_rmcp::Stop;
+use rmcp::model::CallToolResult;
 
-use crate::paths::target;
-use crate::reply;
-use crate::server::FsServer;
+use crate::original::paths::target;
+use crate::original::reply;
 use crate::tools::args::PathOnly;
 
-pub(crate) async fn run(server: &FsServer, call: ToolCall, args: PathOnly) -> CallToolResponse {
-    server
-        .roots
-        .serve(call, move |snap| {
-            let path = target(snap, &args.path);
-            match snap.create_dir_all(path.as_str()) {
-                Err(e) if e.kind() == ErrorKind::NotADirectory => {
-                    let physical = snap.resolve(path.as_str())?;
-                    snap.create_dir_all(&physical)?;
-                }
-                other => other?,
-            }
-            Ok(reply::text(format!(
-                "Successfully created directory {}",
-                args.path
-            )))
-        })
-        .await
+/// The directory at `args.path` and its missing parents: the tool's body
+/// over one snapshot of the roots, callable without a tool call.
+pub(crate) fn create(snap: &Snapshot<'_>, args: &PathOnly) -> Result<CallToolResult, Stop> {
+    let path = target(snap, &args.path);
+    match snap.create_dir_all(path.as_str()) {
+        Err(e) if e.kind() == ErrorKind::NotADirectory => {
+            let physical = snap.resolve(path.as_str())?;
+            snap.create_dir_all(&physical)?;
+        }
+        other => other?,
+    }
+    Ok(reply::text(format!(
+        "Successfully created directory {}",
+        args.path
+    )))
 }

@@ -8,48 +8,44 @@
 
 use std::fmt::Write as _;
 
-use mcp_roots::FileType;
-use mcp_roots_rmcp::{Progress, ToolCall};
-use rmcp::model::CallToolResponse;
+use mcp_roots::{FileType, Snapshot};
+use mcp_roots_rmcp::{Progress, Stop};
+use rmcp::model::CallToolResult;
 
-use crate::glob::Exclusions;
-use crate::paths::target;
-use crate::reply;
-use crate::server::FsServer;
+use crate::context::Bounds;
+use crate::original::glob::Exclusions;
+use crate::original::paths::target;
+use crate::original::reply;
 use crate::threads;
 use crate::tools::args::DirectoryTree;
 use crate::walk::{ALONE, OnError, walk};
 
-pub(crate) async fn run(
-    server: &FsServer,
-    call: ToolCall,
-    progress: Progress,
-    args: DirectoryTree,
-) -> CallToolResponse {
-    let bounds = server.config.bounds;
-    server
-        .roots
-        .serve_blocking(call, move |snap| {
-            let exclude = Exclusions::for_tree(&args.exclude_patterns);
-            let start = target(snap, &args.path);
-            let (units, stopped) = walk(
-                snap,
-                &start,
-                bounds,
-                &progress,
-                &exclude,
-                OnError::Fail,
-                Walked::default,
-                |walked, found| {
-                    let name = found.rel.rsplit('/').next().unwrap_or_default();
-                    walked.push(name, found.depth, found.file_type == FileType::Dir);
-                    Ok(())
-                },
-            )?;
-            let text = Walked::joined(units).text();
-            Ok(reply::text_stopped(text, stopped))
-        })
-        .await
+/// The JSON tree below `args.path`: the tool's body over one snapshot of
+/// the roots, callable without a tool call.
+pub(crate) fn tree(
+    snap: &Snapshot<'_>,
+    bounds: Bounds,
+    progress: &Progress,
+    args: &DirectoryTree,
+) -> Result<CallToolResult, Stop> {
+    let exclude = Exclusions::for_tree(&args.exclude_patterns);
+    let start = target(snap, &args.path);
+    let (units, stopped) = walk(
+        snap,
+        &start,
+        bounds,
+        progress,
+        &exclude,
+        OnError::Fail,
+        Walked::default,
+        |walked, found| {
+            let name = found.rel.rsplit('/').next().unwrap_or_default();
+            walked.push(name, found.depth, found.file_type == FileType::Dir);
+            Ok(())
+        },
+    )?;
+    let text = Walked::joined(units).text();
+    Ok(reply::text_stopped(text, stopped))
 }
 
 /// The walk's entries in its pre-order (each directory's subtree right

@@ -4,52 +4,48 @@
 //! the directories (so that the original's lines come first, unchanged),
 //! the parts of them that are hidden or read-only, when there are any.
 
-use mcp_roots::{Root, Writes};
-use mcp_roots_rmcp::ToolCall;
-use rmcp::model::CallToolResponse;
+use mcp_roots::{Root, Snapshot, Writes};
+use mcp_roots_rmcp::Stop;
+use rmcp::model::CallToolResult;
 
-use crate::reply;
-use crate::server::FsServer;
+use crate::original::reply;
 
-pub(crate) async fn run(server: &FsServer, call: ToolCall) -> CallToolResponse {
-    server
-        .roots
-        .serve(call, move |snap| {
-            let roots = snap.set().roots();
-            let mut lines = vec!["Allowed directories:".to_owned()];
-            for root in roots {
-                // Only under --read-only / --read-only-dir: the model learns
-                // before trying that changes there are refused.
-                let mark = match root.writes() {
-                    Writes::Refuse => " (read-only)",
-                    _ => "",
-                };
-                lines.push(format!("{}{mark}", root.path()));
-                let resolved = root.resolved_path().to_string_lossy();
-                if resolved != root.path() {
-                    lines.push(format!("{resolved}{mark}"));
-                }
-            }
-            let hidden = patterns(roots, Root::hides);
-            let protected = patterns(roots, Root::protects);
-            if !hidden.is_empty() || !protected.is_empty() {
-                lines.push(String::new());
-            }
-            if !hidden.is_empty() {
-                lines.push(format!(
-                    "Hidden in every directory (never listed or opened): {}",
-                    hidden.join(", ")
-                ));
-            }
-            if !protected.is_empty() {
-                lines.push(format!(
-                    "Read-only in every directory (never changed): {}",
-                    protected.join(", ")
-                ));
-            }
-            Ok(reply::text(lines.join("\n")))
-        })
-        .await
+/// The lines of the roots `snap` serves: the tool's body over one snapshot
+/// of the roots, callable without a tool call.
+pub(crate) fn allowed(snap: &Snapshot<'_>) -> Result<CallToolResult, Stop> {
+    let roots = snap.set().roots();
+    let mut lines = vec!["Allowed directories:".to_owned()];
+    for root in roots {
+        // Only under --read-only / --read-only-dir: the model learns
+        // before trying that changes there are refused.
+        let mark = match root.writes() {
+            Writes::Refuse => " (read-only)",
+            _ => "",
+        };
+        lines.push(format!("{}{mark}", root.path()));
+        let resolved = root.resolved_path().to_string_lossy();
+        if resolved != root.path() {
+            lines.push(format!("{resolved}{mark}"));
+        }
+    }
+    let hidden = patterns(roots, Root::hides);
+    let protected = patterns(roots, Root::protects);
+    if !hidden.is_empty() || !protected.is_empty() {
+        lines.push(String::new());
+    }
+    if !hidden.is_empty() {
+        lines.push(format!(
+            "Hidden in every directory (never listed or opened): {}",
+            hidden.join(", ")
+        ));
+    }
+    if !protected.is_empty() {
+        lines.push(format!(
+            "Read-only in every directory (never changed): {}",
+            protected.join(", ")
+        ));
+    }
+    Ok(reply::text(lines.join("\n")))
 }
 
 /// The patterns `of` each root, each once, in the order first given (the

@@ -3,15 +3,15 @@
 //! and the totals. A symlink's size is its target's when the target is
 //! inside the roots, else 0 (the original reports the size of any target).
 
-use mcp_roots::FileType;
-use mcp_roots_rmcp::{Progress, ToolCall};
-use rmcp::model::CallToolResponse;
+use mcp_roots::{FileType, Snapshot};
+use mcp_roots_rmcp::{Progress, Stop};
+use rmcp::model::CallToolResult;
 
-use crate::collate::locale_compare;
-use crate::paths::target;
-use crate::reply;
-use crate::server::FsServer;
-use crate::size::format_size;
+use crate::context::Bounds;
+use crate::original::collate::locale_compare;
+use crate::original::paths::target;
+use crate::original::reply;
+use crate::original::size::format_size;
 use crate::tools::args::{ListWithSizes, SortBy};
 use crate::tools::physical;
 
@@ -21,58 +21,55 @@ struct Row {
     size: u64,
 }
 
-pub(crate) async fn run(
-    server: &FsServer,
-    call: ToolCall,
-    progress: Progress,
-    args: ListWithSizes,
-) -> CallToolResponse {
-    let max = server.config.bounds.max_entries;
-    server
-        .roots
-        .serve_blocking(call, move |snap| {
-            let spelled = target(snap, &args.path);
-            let dir = physical(snap, &snap.resolve(spelled.as_str())?);
-            let mut rows = Vec::new();
-            let mut stopped = None;
-            for entry in snap.read_dir(spelled.as_str())? {
-                if rows.len() == max {
-                    stopped = Some(format!(
-                        "the listing reached its limit of {max} entries (--max-entries)"
-                    ));
-                    break;
-                }
-                if progress.is_cancelled() {
-                    stopped = Some("the client cancelled the call".to_owned());
-                    break;
-                }
-                let entry = entry?;
-                let name = entry.name().to_string_lossy().into_owned();
-                let is_dir = entry.file_type() == FileType::Dir;
-                // A directory's size is printed nowhere and counted in no
-                // total: only the order by size needs it.
-                let size = if is_dir && args.sort_by == SortBy::Name {
-                    0
-                } else {
-                    snap.metadata(format!("{}/{name}", dir.trim_end_matches('/')).as_str())
-                        .map(|m| m.len())
-                        .unwrap_or(0)
-                };
-                rows.push(Row {
-                    name,
-                    dir: is_dir,
-                    size,
-                });
-                progress.report(rows.len() as u64, || {
-                    format!("{} entries listed", rows.len())
-                });
-            }
-            Ok(reply::text_stopped(
-                format_rows(rows, args.sort_by),
-                stopped,
-            ))
-        })
-        .await
+/// The listing of `args.path` with sizes and totals: the tool's body over
+/// one snapshot of the roots, callable without a tool call.
+pub(crate) fn list(
+    snap: &Snapshot<'_>,
+    bounds: Bounds,
+    progress: &Progress,
+    args: &ListWithSizes,
+) -> Result<CallToolResult, Stop> {
+    let max = bounds.max_entries;
+    let spelled = target(snap, &args.path);
+    let dir = physical(snap, &snap.resolve(spelled.as_str())?);
+    let mut rows = Vec::new();
+    let mut stopped = None;
+    for entry in snap.read_dir(spelled.as_str())? {
+        if rows.len() == max {
+            stopped = Some(format!(
+                "the listing reached its limit of {max} entries (--max-entries)"
+            ));
+            break;
+        }
+        if progress.is_cancelled() {
+            stopped = Some("the client cancelled the call".to_owned());
+            break;
+        }
+        let entry = entry?;
+        let name = entry.name().to_string_lossy().into_owned();
+        let is_dir = entry.file_type() == FileType::Dir;
+        // A directory's size is printed nowhere and counted in no
+        // total: only the order by size needs it.
+        let size = if is_dir && args.sort_by == SortBy::Name {
+            0
+        } else {
+            snap.metadata(format!("{}/{name}", dir.trim_end_matches('/')).as_str())
+                .map(|m| m.len())
+                .unwrap_or(0)
+        };
+        rows.push(Row {
+            name,
+            dir: is_dir,
+            size,
+        });
+        progress.report(rows.len() as u64, || {
+            format!("{} entries listed", rows.len())
+        });
+    }
+    Ok(reply::text_stopped(
+        format_rows(rows, args.sort_by),
+        stopped,
+    ))
 }
 
 fn format_rows(mut rows: Vec<Row>, sort_by: SortBy) -> String {

@@ -1,6 +1,16 @@
 //! The 14 tools, one module each; `args` holds their arguments. Each tool
 //! is a small function over the library (through the glue's `serve`):
 //! parse nothing about paths, judge nothing about the boundary.
+//!
+//! A tool's work is a body over one [`Snapshot`] of the roots that takes
+//! no call (`read`, `list`, `tree`, `search`, `write`, `plan`, …), so that
+//! another entry (a resource read) can share it; bodies return the
+//! original's shapes ([`original::reply`](crate::original::reply)). The
+//! server registers each body with how it is served over the session's
+//! [`Context`]: [`inline`], [`blocking`] or [`walking`] (bounds and
+//! progress). The tools that may ask the user first (`write_file`,
+//! `edit_file`, `move_file`) have a `run` of their own, around bodies that
+//! touch the files.
 
 pub(crate) mod args;
 pub(crate) mod create_directory;
@@ -20,8 +30,52 @@ pub(crate) mod write_file;
 use std::io::Read;
 
 use mcp_roots::{ScopedPath, Snapshot, TrackedFile};
-use mcp_roots_rmcp::Stop;
-use rmcp::model::{CallToolResult, ContentBlock};
+use mcp_roots_rmcp::{Progress, Stop, ToolCall};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
+
+use crate::context::{Bounds, Context};
+
+/// Serves `call` with `body` on the calling task: a body of a system call
+/// or two, which the blocking pool's hand-off would cost more than.
+pub(crate) async fn inline<A>(
+    cx: &Context,
+    call: ToolCall,
+    args: A,
+    body: impl FnOnce(&Snapshot<'_>, &A) -> Result<CallToolResult, Stop>,
+) -> CallToolResponse {
+    cx.roots.serve(call, move |snap| body(snap, &args)).await
+}
+
+/// Serves `call` with `body` on the blocking pool: a body that reads a
+/// file.
+pub(crate) async fn blocking<A: Send + 'static>(
+    cx: &Context,
+    call: ToolCall,
+    args: A,
+    body: impl FnOnce(&Snapshot<'_>, &A) -> Result<CallToolResult, Stop> + Send + 'static,
+) -> CallToolResponse {
+    cx.roots
+        .serve_blocking(call, move |snap| body(snap, &args))
+        .await
+}
+
+/// Serves `call` with `body` on the blocking pool, with the session's walk
+/// bounds and the call's progress (reports and cancellation): a body that
+/// lists or walks directories.
+pub(crate) async fn walking<A: Send + 'static>(
+    cx: &Context,
+    call: ToolCall,
+    progress: Progress,
+    args: A,
+    body: impl FnOnce(&Snapshot<'_>, Bounds, &Progress, &A) -> Result<CallToolResult, Stop>
+    + Send
+    + 'static,
+) -> CallToolResponse {
+    let bounds = cx.bounds;
+    cx.roots
+        .serve_blocking(call, move |snap| body(snap, bounds, &progress, &args))
+        .await
+}
 
 /// A failure of the tool's own (not a refusal of the boundary), as the
 /// original words it.

@@ -3,19 +3,18 @@
 //! With `--confirm`, a move onto an existing name asks the user, and
 //! replaces it when they accept.
 
-use mcp_roots::Overwrite;
-use mcp_roots_rmcp::{Outcome, ToolCall};
+use mcp_roots::{Overwrite, Snapshot};
+use mcp_roots_rmcp::{Outcome, Stop, ToolCall};
 use rmcp::model::CallToolResponse;
 
-use crate::paths::target;
-use crate::reply;
-use crate::server::FsServer;
+use crate::context::Context;
+use crate::original::paths::target;
+use crate::original::reply;
 use crate::tools::args::MoveFile;
 
-pub(crate) async fn run(server: &FsServer, call: ToolCall, args: MoveFile) -> CallToolResponse {
-    let confirm = server.config.confirm;
-    server
-        .roots
+pub(crate) async fn run(cx: &Context, call: ToolCall, args: MoveFile) -> CallToolResponse {
+    let confirm = cx.confirm;
+    cx.roots
         .serve_with(call, move |mut ask| async move {
             let mut overwrite = Overwrite::Refuse;
             if confirm {
@@ -43,16 +42,26 @@ pub(crate) async fn run(server: &FsServer, call: ToolCall, args: MoveFile) -> Ca
                 }
             }
             let (source, destination) = (args.source.clone(), args.destination.clone());
-            ask.files(move |snap| {
-                let from = target(snap, &source);
-                let to = target(snap, &destination);
-                Ok(snap.rename_with(from.as_str(), to.as_str(), overwrite)?)
-            })
-            .await?;
+            ask.files(move |snap| rename(snap, &source, &destination, overwrite))
+                .await?;
             Ok(reply::text(format!(
                 "Successfully moved {} to {}",
                 args.source, args.destination
             )))
         })
         .await
+}
+
+/// Renames `source` to `destination` (`overwrite` says whether an existing
+/// destination is replaced): the tool's work on the files, callable
+/// without a tool call.
+pub(crate) fn rename(
+    snap: &Snapshot<'_>,
+    source: &str,
+    destination: &str,
+    overwrite: Overwrite,
+) -> Result<(), Stop> {
+    let from = target(snap, source);
+    let to = target(snap, destination);
+    Ok(snap.rename_with(from.as_str(), to.as_str(), overwrite)?)
 }

@@ -4,12 +4,12 @@
 //! extensions are looked up in `mime_guess`'s table.
 
 use base64::Engine;
-use mcp_roots_rmcp::ToolCall;
-use rmcp::model::{CallToolResponse, CallToolResult};
+use mcp_roots::Snapshot;
+use mcp_roots_rmcp::Stop;
+use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
-use crate::paths::target;
-use crate::server::FsServer;
+use crate::original::paths::target;
 use crate::tools::args::PathOnly;
 use crate::tools::{failed, read_up_to};
 
@@ -45,30 +45,26 @@ pub(crate) fn mime_type(name: &str) -> String {
         .to_owned()
 }
 
-pub(crate) async fn run(server: &FsServer, call: ToolCall, args: PathOnly) -> CallToolResponse {
-    server
-        .roots
-        .serve_blocking(call, move |snap| {
-            let spelled = target(snap, &args.path);
-            let scoped = snap.resolve(spelled.as_str())?;
-            let bytes =
-                read_up_to(snap.open(&scoped)?, u64::MAX).map_err(|e| failed(e.to_string()))?;
-            let mime = mime_type(scoped.rel());
-            let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
-            let block: Value = if mime.starts_with("image/") {
-                json!({ "type": "image", "data": data, "mimeType": mime })
-            } else if mime.starts_with("audio/") {
-                json!({ "type": "audio", "data": data, "mimeType": mime })
-            } else {
-                json!({ "type": "resource", "resource": { "uri": scoped.to_uri(), "mimeType": mime, "blob": data } })
-            };
-            let content = serde_json::from_value(json!([block.clone()]))
-                .map_err(|e| failed(e.to_string()))?;
-            let mut result = CallToolResult::success(content);
-            result.structured_content = Some(json!({ "content": [block] }));
-            Ok(result)
-        })
-        .await
+/// The file at `args.path` as one base64 block: the tool's body over one
+/// snapshot of the roots, callable without a tool call.
+pub(crate) fn read(snap: &Snapshot<'_>, args: &PathOnly) -> Result<CallToolResult, Stop> {
+    let spelled = target(snap, &args.path);
+    let scoped = snap.resolve(spelled.as_str())?;
+    let bytes = read_up_to(snap.open(&scoped)?, u64::MAX).map_err(|e| failed(e.to_string()))?;
+    let mime = mime_type(scoped.rel());
+    let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
+    let block: Value = if mime.starts_with("image/") {
+        json!({ "type": "image", "data": data, "mimeType": mime })
+    } else if mime.starts_with("audio/") {
+        json!({ "type": "audio", "data": data, "mimeType": mime })
+    } else {
+        json!({ "type": "resource", "resource": { "uri": scoped.to_uri(), "mimeType": mime, "blob": data } })
+    };
+    let content =
+        serde_json::from_value(json!([block.clone()])).map_err(|e| failed(e.to_string()))?;
+    let mut result = CallToolResult::success(content);
+    result.structured_content = Some(json!({ "content": [block] }));
+    Ok(result)
 }
 
 #[cfg(test)]

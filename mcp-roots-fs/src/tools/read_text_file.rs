@@ -4,42 +4,39 @@
 
 use std::io::{Read, Seek, SeekFrom};
 
-use mcp_roots_rmcp::{Stop, ToolCall};
-use rmcp::model::CallToolResponse;
+use mcp_roots::Snapshot;
+use mcp_roots_rmcp::Stop;
+use rmcp::model::CallToolResult;
 
-use crate::paths::target;
-use crate::reply;
-use crate::server::FsServer;
+use crate::original::paths::target;
+use crate::original::reply;
 use crate::tools::{args::ReadTextFile, failed, read_up_to};
 
 /// The read size of `head` and `tail`.
 const CHUNK: usize = 64 * 1024;
 
-pub(crate) async fn run(server: &FsServer, call: ToolCall, args: ReadTextFile) -> CallToolResponse {
+/// The text of the file at `args.path` (or its head or tail): the tool's
+/// body over one snapshot of the roots, callable without a tool call.
+pub(crate) fn read(snap: &Snapshot<'_>, args: &ReadTextFile) -> Result<CallToolResult, Stop> {
     // The original treats 0 as absent (a JavaScript truthiness test).
     let head = args.head.filter(|n| *n != 0.0);
     let tail = args.tail.filter(|n| *n != 0.0);
-    server
-        .roots
-        .serve_blocking(call, move |snap| {
-            let path = target(snap, &args.path);
-            if head.is_some() && tail.is_some() {
-                return Err(failed(
-                    "Cannot specify both head and tail parameters simultaneously",
-                ));
-            }
-            let mut file = snap.open(path.as_str())?;
-            let text = match (head, tail) {
-                (Some(n), _) => head_lines(&mut file, n.ceil())?,
-                (_, Some(n)) => tail_lines(&mut file, n.trunc())?,
-                _ => {
-                    let bytes = read_up_to(file, u64::MAX).map_err(io)?;
-                    String::from_utf8_lossy(&bytes).into_owned()
-                }
-            };
-            Ok(reply::text(text))
-        })
-        .await
+    let path = target(snap, &args.path);
+    if head.is_some() && tail.is_some() {
+        return Err(failed(
+            "Cannot specify both head and tail parameters simultaneously",
+        ));
+    }
+    let mut file = snap.open(path.as_str())?;
+    let text = match (head, tail) {
+        (Some(n), _) => head_lines(&mut file, n.ceil())?,
+        (_, Some(n)) => tail_lines(&mut file, n.trunc())?,
+        _ => {
+            let bytes = read_up_to(file, u64::MAX).map_err(io)?;
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+    };
+    Ok(reply::text(text))
 }
 
 fn io(err: std::io::Error) -> Stop {

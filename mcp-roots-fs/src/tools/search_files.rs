@@ -7,63 +7,58 @@
 //! progress and cancellation. Matches are listed as the original lists
 //! them: pre-order, each directory's entries by name in byte order.
 
-use mcp_roots::FileType;
-use mcp_roots_rmcp::{Progress, ToolCall};
-use rmcp::model::CallToolResponse;
+use mcp_roots::{FileType, Snapshot};
+use mcp_roots_rmcp::{Progress, Stop};
+use rmcp::model::CallToolResult;
 
-use crate::glob::{Exclusions, Pattern};
-use crate::paths::target;
-use crate::reply;
-use crate::server::FsServer;
+use crate::context::Bounds;
+use crate::original::glob::{Exclusions, Pattern};
+use crate::original::paths::target;
+use crate::original::reply;
 use crate::tools::args::SearchFiles;
 use crate::tools::physical;
 use crate::walk::{OnError, path_order, walk};
 
-pub(crate) async fn run(
-    server: &FsServer,
-    call: ToolCall,
-    progress: Progress,
-    args: SearchFiles,
-) -> CallToolResponse {
-    let bounds = server.config.bounds;
-    server
-        .roots
-        .serve_blocking(call, move |snap| {
-            let pattern = Pattern::new(&args.pattern);
-            let exclude = Exclusions::plain(&args.exclude_patterns);
-            let start = target(snap, &args.path);
-            let base = physical(snap, &snap.resolve(start.as_str())?);
-            let base = base.trim_end_matches('/');
-            let (units, stopped) = walk(
-                snap,
-                &start,
-                bounds,
-                &progress,
-                &exclude,
-                OnError::Skip,
-                Vec::new,
-                |found: &mut Vec<String>, entry| {
-                    if !pattern.is_match(entry.rel) {
-                        return Ok(());
-                    }
-                    let full = format!("{base}/{}", entry.rel);
-                    // A link counts only if what it names is inside the roots.
-                    if entry.file_type == FileType::Symlink && snap.metadata(full.as_str()).is_err()
-                    {
-                        return Ok(());
-                    }
-                    found.push(full);
-                    Ok(())
-                },
-            )?;
-            let mut found = units.concat();
-            found.sort_unstable_by(|a, b| path_order(a, b));
-            let text = if found.is_empty() {
-                "No matches found".to_owned()
-            } else {
-                found.join("\n")
-            };
-            Ok(reply::text_stopped(text, stopped))
-        })
-        .await
+/// The paths below `args.path` that match `args.pattern`: the tool's body
+/// over one snapshot of the roots, callable without a tool call.
+pub(crate) fn search(
+    snap: &Snapshot<'_>,
+    bounds: Bounds,
+    progress: &Progress,
+    args: &SearchFiles,
+) -> Result<CallToolResult, Stop> {
+    let pattern = Pattern::new(&args.pattern);
+    let exclude = Exclusions::plain(&args.exclude_patterns);
+    let start = target(snap, &args.path);
+    let base = physical(snap, &snap.resolve(start.as_str())?);
+    let base = base.trim_end_matches('/');
+    let (units, stopped) = walk(
+        snap,
+        &start,
+        bounds,
+        progress,
+        &exclude,
+        OnError::Skip,
+        Vec::new,
+        |found: &mut Vec<String>, entry| {
+            if !pattern.is_match(entry.rel) {
+                return Ok(());
+            }
+            let full = format!("{base}/{}", entry.rel);
+            // A link counts only if what it names is inside the roots.
+            if entry.file_type == FileType::Symlink && snap.metadata(full.as_str()).is_err() {
+                return Ok(());
+            }
+            found.push(full);
+            Ok(())
+        },
+    )?;
+    let mut found = units.concat();
+    found.sort_unstable_by(|a, b| path_order(a, b));
+    let text = if found.is_empty() {
+        "No matches found".to_owned()
+    } else {
+        found.join("\n")
+    };
+    Ok(reply::text_stopped(text, stopped))
 }

@@ -3,19 +3,18 @@
 //! roots writes its target, as the original does. With `--confirm`,
 //! replacing an existing file asks the user first.
 
-use mcp_roots::ErrorKind;
-use mcp_roots_rmcp::{Outcome, ToolCall};
+use mcp_roots::{ErrorKind, Snapshot};
+use mcp_roots_rmcp::{Outcome, Stop, ToolCall};
 use rmcp::model::CallToolResponse;
 
-use crate::paths::target;
-use crate::reply;
-use crate::server::FsServer;
+use crate::context::Context;
+use crate::original::paths::target;
+use crate::original::reply;
 use crate::tools::args::WriteFile;
 
-pub(crate) async fn run(server: &FsServer, call: ToolCall, args: WriteFile) -> CallToolResponse {
-    let confirm = server.config.confirm;
-    server
-        .roots
+pub(crate) async fn run(cx: &Context, call: ToolCall, args: WriteFile) -> CallToolResponse {
+    let confirm = cx.confirm;
+    cx.roots
         .serve_with(call, move |mut ask| async move {
             // Only a confirmation needs to know whether the file exists
             // (otherwise the look-up would be a second trip to the
@@ -35,20 +34,24 @@ pub(crate) async fn run(server: &FsServer, call: ToolCall, args: WriteFile) -> C
                 }
             }
             let path = args.path.clone();
-            ask.files(move |snap| {
-                let spelled = target(snap, &path);
-                // Through a link inside the roots to the file it names.
-                match snap.resolve(spelled.as_str()) {
-                    Ok(real) => snap.write_atomic(&real, args.content.as_bytes())?,
-                    Err(err) if err.kind() == ErrorKind::NotFound => {
-                        snap.write_atomic(spelled.as_str(), args.content.as_bytes())?
-                    }
-                    Err(err) => return Err(err.into()),
-                }
-                Ok(())
-            })
-            .await?;
+            // Moves the content in (not a copy): only the path is used after.
+            ask.files(move |snap| write(snap, &path, &args.content))
+                .await?;
             Ok(reply::text(format!("Successfully wrote to {}", args.path)))
         })
         .await
+}
+
+/// Writes `content` to `path` (through a link inside the roots to the file
+/// it names): the tool's work on the files, callable without a tool call.
+pub(crate) fn write(snap: &Snapshot<'_>, path: &str, content: &str) -> Result<(), Stop> {
+    let spelled = target(snap, path);
+    match snap.resolve(spelled.as_str()) {
+        Ok(real) => snap.write_atomic(&real, content.as_bytes())?,
+        Err(err) if err.kind() == ErrorKind::NotFound => {
+            snap.write_atomic(spelled.as_str(), content.as_bytes())?
+        }
+        Err(err) => return Err(err.into()),
+    }
+    Ok(())
 }
