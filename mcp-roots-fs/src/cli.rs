@@ -7,6 +7,8 @@ use clap::Parser;
 use mcp_roots::{Confinement, Patterns};
 use mcp_roots_rmcp::Deployment;
 
+use crate::tools::bounded::DEFAULT_MAX_ANSWER;
+
 /// The MCP filesystem server on the mcp-roots boundary: a drop-in
 /// replacement for `@modelcontextprotocol/server-filesystem`.
 #[derive(Debug, Parser)]
@@ -89,6 +91,16 @@ pub(crate) struct Cli {
     /// The deepest directory level a search or a tree enters.
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub(crate) max_depth: usize,
+
+    /// The most bytes an answer that carries a whole file may take, as the
+    /// client reads it (the text twice, JSON-escaped; media twice, as
+    /// base64): read_text_file without head or tail, read_media_file and
+    /// edit_file refuse a file whose answer would be larger, and never
+    /// read more of it than this. Clients drop longer lines (rmcp's: 16
+    /// MiB).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_ANSWER,
+          value_parser = clap::value_parser!(u64).range(1024..))]
+    pub(crate) max_answer_bytes: u64,
 
     /// The longest one walk may run, in seconds, before it stops and says so.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]

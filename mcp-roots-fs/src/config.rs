@@ -23,6 +23,8 @@ pub(crate) struct Config {
     pub(crate) protect: Patterns,
     pub(crate) confirm: bool,
     pub(crate) bounds: Bounds,
+    /// `--max-answer-bytes`.
+    pub(crate) max_answer: u64,
 }
 
 impl Config {
@@ -61,6 +63,7 @@ impl Config {
             hide: cli.hidden()?,
             protect: cli.protected()?,
             confirm: cli.confirm,
+            max_answer: cli.max_answer_bytes,
             bounds: Bounds {
                 max_entries: cli.max_entries,
                 max_depth: cli.max_depth,

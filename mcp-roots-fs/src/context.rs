@@ -18,11 +18,13 @@ pub(crate) struct Bounds {
 }
 
 /// One session's tool context: its roots (kept in sync with the client),
-/// the walk bounds, and whether a change asks the user first
+/// the walk bounds, the most bytes an answer that carries a whole file may
+/// take (`--max-answer-bytes`), and whether a change asks the user first
 /// (`--confirm`).
 #[derive(Clone, Debug)]
 pub(crate) struct Context {
     pub(crate) roots: SessionRoots,
     pub(crate) bounds: Bounds,
+    pub(crate) max_answer: u64,
     pub(crate) confirm: bool,
 }

@@ -38,6 +38,7 @@ impl FsServer {
             cx: Context {
                 roots: SessionRoots::new(config.policy()).with_rounds(rounds),
                 bounds: config.bounds,
+                max_answer: config.max_answer,
                 confirm: config.confirm,
             },
             tool_router: Self::tool_router(),
@@ -59,9 +60,13 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::ReadTextFile>,
     ) -> CallToolResponse {
+        let max_answer = self.cx.max_answer;
         reply::fitted(
             Shape::Text,
-            tools::blocking(&self.cx, call, args, tools::read_text_file::read).await,
+            tools::blocking(&self.cx, call, args, move |snap, args| {
+                tools::read_text_file::read(snap, max_answer, args)
+            })
+            .await,
         )
     }
 
@@ -76,9 +81,13 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::ReadTextFile>,
     ) -> CallToolResponse {
+        let max_answer = self.cx.max_answer;
         reply::fitted(
             Shape::Text,
-            tools::blocking(&self.cx, call, args, tools::read_text_file::read).await,
+            tools::blocking(&self.cx, call, args, move |snap, args| {
+                tools::read_text_file::read(snap, max_answer, args)
+            })
+            .await,
         )
     }
 
@@ -93,9 +102,13 @@ impl FsServer {
         call: ToolCall,
         Parameters(args): Parameters<args::PathOnly>,
     ) -> CallToolResponse {
+        let max_answer = self.cx.max_answer;
         reply::fitted(
             Shape::Media,
-            tools::blocking(&self.cx, call, args, tools::read_media_file::read).await,
+            tools::blocking(&self.cx, call, args, move |snap, args| {
+                tools::read_media_file::read(snap, max_answer, args)
+            })
+            .await,
         )
     }
 

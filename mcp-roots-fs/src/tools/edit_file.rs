@@ -18,10 +18,12 @@ use crate::context::Context;
 use crate::original::paths::target;
 use crate::original::reply;
 use crate::tools::args::EditFile;
-use crate::tools::{failed, physical, read_up_to};
+use crate::tools::bounded::{Instead, read_whole, text_fits, too_large};
+use crate::tools::{failed, physical};
 
 pub(crate) async fn run(cx: &Context, call: ToolCall, args: EditFile) -> CallToolResponse {
     let confirm = cx.confirm;
+    let max_answer = cx.max_answer;
     cx.roots
         .serve_with(call, move |mut ask| async move {
             let path = args.path.clone();
@@ -30,7 +32,9 @@ pub(crate) async fn run(cx: &Context, call: ToolCall, args: EditFile) -> CallToo
                 .iter()
                 .map(|e| (e.old_text.clone(), e.new_text.clone()))
                 .collect();
-            let (real, new, fenced) = ask.files(move |snap| plan(snap, &path, &edits)).await?;
+            let (real, new, fenced) = ask
+                .files(move |snap| plan(snap, max_answer, &path, &edits))
+                .await?;
             if args.dry_run {
                 return Ok(reply::text(fenced));
             }
@@ -50,19 +54,24 @@ pub(crate) async fn run(cx: &Context, call: ToolCall, args: EditFile) -> CallToo
         .await
 }
 
-/// The edits applied to the text of `path` (read, not written): the file
-/// the link names, the new text and the fenced diff. The tool's work on
+/// The edits applied to the text of `path` (read, not written, and only
+/// when its diff fits `max_answer`): the file the link names, the new
+/// text and the fenced diff. The tool's work on
 /// the files, callable without a tool call.
 pub(crate) fn plan(
     snap: &Snapshot<'_>,
+    max_answer: u64,
     path: &str,
     edits: &[(String, String)],
 ) -> Result<(ScopedPath, String, String), Stop> {
     let scoped = snap.resolve(target(snap, path).as_str())?;
-    let bytes = read_up_to(snap.open(&scoped)?, u64::MAX).map_err(|e| failed(e.to_string()))?;
+    let bytes = read_whole(snap.open(&scoped)?, max_answer, path, Instead::SmallerFile)?;
     let old = String::from_utf8_lossy(&bytes).replace("\r\n", "\n");
     let new = apply::apply(&old, edits).map_err(failed)?;
     let shown = physical(snap, &scoped);
     let fenced = diff::fenced(&diff::of_edit(&old, &new, &shown));
+    if !text_fits(&fenced, max_answer) {
+        return Err(too_large(path, max_answer, Instead::SmallerFile));
+    }
     Ok((scoped, new, fenced))
 }

@@ -13,6 +13,7 @@
 //! touch the files.
 
 pub(crate) mod args;
+pub(crate) mod bounded;
 pub(crate) mod create_directory;
 pub(crate) mod directory_tree;
 pub(crate) mod edit_file;

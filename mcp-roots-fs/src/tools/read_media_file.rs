@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 
 use crate::original::paths::target;
 use crate::tools::args::PathOnly;
-use crate::tools::{failed, read_up_to};
+use crate::tools::bounded::{Instead, media_fits, read_whole, too_large};
+use crate::tools::failed;
 
 /// The original's table.
 const KNOWN: [(&str, &str); 11] = [
@@ -47,10 +48,22 @@ pub(crate) fn mime_type(name: &str) -> String {
 
 /// The file at `args.path` as one base64 block: the tool's body over one
 /// snapshot of the roots, callable without a tool call.
-pub(crate) fn read(snap: &Snapshot<'_>, args: &PathOnly) -> Result<CallToolResult, Stop> {
+pub(crate) fn read(
+    snap: &Snapshot<'_>,
+    max_answer: u64,
+    args: &PathOnly,
+) -> Result<CallToolResult, Stop> {
     let spelled = target(snap, &args.path);
     let scoped = snap.resolve(spelled.as_str())?;
-    let bytes = read_up_to(snap.open(&scoped)?, u64::MAX).map_err(|e| failed(e.to_string()))?;
+    let bytes = read_whole(
+        snap.open(&scoped)?,
+        max_answer,
+        &args.path,
+        Instead::SmallerFile,
+    )?;
+    if !media_fits(bytes.len() as u64, max_answer) {
+        return Err(too_large(&args.path, max_answer, Instead::SmallerFile));
+    }
     let mime = mime_type(scoped.rel());
     let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
     let block: Value = if mime.starts_with("image/") {

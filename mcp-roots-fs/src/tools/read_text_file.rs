@@ -1,6 +1,8 @@
 //! `read_text_file` (and `read_file`, its deprecated alias): the whole file,
 //! its first `head` lines, or its last `tail` lines. `head` and `tail` read
-//! only what they need, so `head: 10` on a 1 GB file reads its head.
+//! only what they need, so `head: 10` on a 1 GB file reads its head; the
+//! whole file is read only when its answer fits `--max-answer-bytes`
+//! (see [`bounded`](crate::tools::bounded)).
 
 use std::io::{Read, Seek, SeekFrom};
 
@@ -10,14 +12,20 @@ use rmcp::model::CallToolResult;
 
 use crate::original::paths::target;
 use crate::original::reply;
-use crate::tools::{args::ReadTextFile, failed, read_up_to};
+use crate::tools::args::ReadTextFile;
+use crate::tools::bounded::{Instead, read_whole, text_fits, too_large};
+use crate::tools::failed;
 
 /// The read size of `head` and `tail`.
 const CHUNK: usize = 64 * 1024;
 
 /// The text of the file at `args.path` (or its head or tail): the tool's
 /// body over one snapshot of the roots, callable without a tool call.
-pub(crate) fn read(snap: &Snapshot<'_>, args: &ReadTextFile) -> Result<CallToolResult, Stop> {
+pub(crate) fn read(
+    snap: &Snapshot<'_>,
+    max_answer: u64,
+    args: &ReadTextFile,
+) -> Result<CallToolResult, Stop> {
     // The original treats 0 as absent (a JavaScript truthiness test).
     let head = args.head.filter(|n| *n != 0.0);
     let tail = args.tail.filter(|n| *n != 0.0);
@@ -32,8 +40,12 @@ pub(crate) fn read(snap: &Snapshot<'_>, args: &ReadTextFile) -> Result<CallToolR
         (Some(n), _) => head_lines(&mut file, n.ceil())?,
         (_, Some(n)) => tail_lines(&mut file, n.trunc())?,
         _ => {
-            let bytes = read_up_to(file, u64::MAX).map_err(io)?;
-            String::from_utf8_lossy(&bytes).into_owned()
+            let bytes = read_whole(file, max_answer, &args.path, Instead::HeadOrTail)?;
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            if !text_fits(&text, max_answer) {
+                return Err(too_large(&args.path, max_answer, Instead::HeadOrTail));
+            }
+            text
         }
     };
     Ok(reply::text(text))
