@@ -12,6 +12,7 @@ fn parts(hide: &[&str], read_only: &[&str], folding: Folding, prefix: &str) -> P
     Parts {
         layers: vec![Layer::new(&rules, Source::Policy, folding, prefix).unwrap()],
         folding,
+        nested: Vec::new(),
     }
 }
 
@@ -536,6 +537,7 @@ mod against_globset {
         let parts = Parts {
             layers: vec![layer],
             folding: Folding::Exact,
+            nested: Vec::new(),
         };
         let want = reference(hide, read_only, prefix, rel);
         prop_assert_eq!(
