@@ -6,6 +6,10 @@
 //! that judges a path judges it as strictly as every served directory
 //! around the path.
 //!
+//! A client root opened beneath the operator's ceiling also carries the
+//! layers of the ceiling directories inside the one it lies in (read-only
+//! ones, and those with patterns), moved to its place.
+//!
 //! Only a root that adds something gives a layer: a read-only one inside
 //! a writable one, or one with patterns. A set where none does is returned
 //! as it is, without a lookup.
@@ -14,8 +18,9 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::error::{Error, Operation};
+use crate::error::{Error, ErrorKind, Operation};
 use crate::options::hardening::Writes;
+use crate::parse::lexical::fold;
 use crate::root::Root;
 use crate::root::parts::{Nested, Parts};
 use crate::set::root_set::Rejected;
@@ -25,7 +30,10 @@ use crate::set::root_set::Rejected;
 /// (it is not served with less than the rule asks).
 pub(crate) fn layered(roots: Vec<Arc<Root>>, rejected: &mut Vec<Rejected>) -> Vec<Arc<Root>> {
     let carries = |root: &Root| root.parts.as_ref().is_some_and(|p| !p.nested.is_empty());
-    if !roots.iter().any(|r| adds(r) || carries(r)) {
+    if !roots
+        .iter()
+        .any(|r| adds(r) || carries(r) || carries(anchored(r)))
+    {
         return roots;
     }
     let mut by_path: HashMap<&Path, usize> = HashMap::with_capacity(roots.len());
@@ -48,7 +56,14 @@ pub(crate) fn layered(roots: Vec<Arc<Root>>, rejected: &mut Vec<Rejected>) -> Ve
         }
     }
     let mut out = Vec::with_capacity(roots.len());
-    for (root, nested) in roots.into_iter().zip(nested) {
+    for (root, mut nested) in roots.into_iter().zip(nested) {
+        match from_ceiling(&root) {
+            Ok(layers) => nested.extend(layers),
+            Err(error) => {
+                rejected.push(Rejected::new(root.name(), error));
+                continue;
+            }
+        }
         let own = root.parts.as_ref().and_then(|p| p.own());
         let parts = match own {
             _ if !nested.is_empty() => Some(Parts {
@@ -71,6 +86,51 @@ pub(crate) fn layered(roots: Vec<Arc<Root>>, rejected: &mut Vec<Rejected>) -> Ve
         }
     }
     out
+}
+
+/// The ceiling directory `root` was opened beneath (itself without one).
+fn anchored(root: &Root) -> &Root {
+    root.anchor.as_ref().map_or(root, |anchor| &anchor.ceiling)
+}
+
+/// The layers the served directories of the operator's ceiling give a
+/// client root opened beneath it: those of the ceiling directory it lies
+/// in (the other ceiling directories inside that one), moved to the
+/// root's place, so a client root that holds a read-only or patterned
+/// ceiling directory, or lies in one, is judged as that directory says.
+///
+/// # Errors
+///
+/// `hidden` when an inner ceiling directory's patterns hide the root.
+fn from_ceiling(root: &Root) -> Result<Vec<Nested>, Error> {
+    let Some(anchor) = &root.anchor else {
+        return Ok(Vec::new());
+    };
+    let ceiling = &anchor.ceiling;
+    let Some(parts) = ceiling.parts.as_ref().filter(|p| !p.nested.is_empty()) else {
+        return Ok(Vec::new());
+    };
+    let Ok(place) = root.resolved.strip_prefix(&ceiling.resolved) else {
+        return Ok(Vec::new());
+    };
+    let below: Vec<Box<str>> = place
+        .components()
+        .map(|c| fold(&c.as_os_str().to_string_lossy(), ceiling.folding).into())
+        .collect();
+    let mut layers = Vec::new();
+    for nested in &parts.nested {
+        match nested.rebased(&below) {
+            Ok(layer) => layers.extend(layer),
+            Err(pattern) => {
+                return Err(
+                    Error::new(ErrorKind::Hidden, Operation::AddRoot, root.uri())
+                        .with_detail("the root lies inside a part of a folder the server hides")
+                        .with_pattern(&pattern),
+                );
+            }
+        }
+    }
+    Ok(layers)
 }
 
 /// Whether `root` adds something to a root that contains it.

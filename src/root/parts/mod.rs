@@ -737,6 +737,21 @@ impl Parts {
 }
 
 impl Layer {
+    /// This layer for a directory at `rest` (plain names) below the one it
+    /// applies to now.
+    ///
+    /// # Errors
+    ///
+    /// As [`Layer::new`]: the hide pattern that hides that directory.
+    pub(crate) fn moved_down(&self, rest: &str, folding: Folding) -> Result<Self, Box<str>> {
+        let prefix = match (&*self.prefix, rest) {
+            ("", rest) => rest.to_owned(),
+            (prefix, "") => prefix.to_owned(),
+            (prefix, rest) => format!("{prefix}/{rest}"),
+        };
+        Layer::new(&self.rules, self.from, folding, &prefix)
+    }
+
     /// The same pattern text, from the same place, at the same prefix.
     pub(crate) fn same_as(&self, other: &Layer) -> bool {
         self.from == other.from

@@ -140,6 +140,41 @@ impl Nested {
             .any(|layer| layer.hides_entry(&rest, name, self.folding))
     }
 
+    /// This layer, given to a root at `below` (physical names below the
+    /// directory that holds this layer, folded as it compares names): its
+    /// place moved up by `below` when the root holds it, or the whole root
+    /// covered when the root lies at or beneath its place (its patterns then
+    /// judge the root's paths from where the root lies in it). `Ok(None)`
+    /// when the two are apart.
+    ///
+    /// # Errors
+    ///
+    /// The hide pattern of this layer that hides the root itself.
+    pub(crate) fn rebased(&self, below: &[Box<str>]) -> Result<Option<Self>, Box<str>> {
+        let common = self.place.iter().zip(below).take_while(|(a, b)| a == b);
+        let common = common.count();
+        if common < self.place.len().min(below.len()) {
+            return Ok(None);
+        }
+        if below.len() <= self.place.len() {
+            return Ok(Some(Self {
+                place: self.place[below.len()..].to_vec(),
+                ..self.clone()
+            }));
+        }
+        let rest: Vec<&str> = below[self.place.len()..].iter().map(|c| &**c).collect();
+        let layers = self
+            .layers
+            .iter()
+            .map(|layer| layer.moved_down(&rest.join("/"), self.folding))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(Self {
+            place: Vec::new(),
+            layers,
+            ..self.clone()
+        }))
+    }
+
     /// The same place, flag and layers.
     pub(crate) fn same_as(&self, other: &Nested) -> bool {
         self.place == other.place
