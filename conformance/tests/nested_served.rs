@@ -202,6 +202,16 @@ fn a_read_only_directory_inside_a_writable_one_refuses_every_change() {
 
 fn refuses_every_change(fx: &Fixture, kind: &str, set: &RootSet) {
     assert!(set.rejected().is_empty(), "{kind}: {:?}", set.rejected());
+    let d = std::fs::canonicalize(fx.path("d")).expect("canonical");
+    let outer = set.roots().iter().find(|r| r.resolved_path() == d);
+    let mut inside = outer.expect("d is served").read_only_inside();
+    inside.sort();
+    let want = ["d/box/ro3", "d/ro2"].map(|r| std::fs::canonicalize(fx.path(r)).unwrap());
+    assert_eq!(
+        inside,
+        want.iter().map(|p| p.as_path()).collect::<Vec<_>>(),
+        "{kind}"
+    );
     for spelled in [
         p(fx, "ro2/f.txt"),
         p(fx, "lnk_ro/f.txt"),

@@ -155,6 +155,7 @@ fn layer_of(inner: &Root, outer: &Root) -> Option<Nested> {
         .map(|p| p.layers.clone())
         .unwrap_or_default();
     Nested::new(
+        &inner.resolved,
         &names.join("/"),
         outer.folding,
         read_only,

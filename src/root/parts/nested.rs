@@ -12,6 +12,8 @@
 //! judgement is the same loop over its own layers as before.
 
 use std::borrow::Cow;
+use std::path::Path;
+use std::sync::Arc;
 
 use crate::parse::lexical::{fold, pieces};
 use crate::root::parts::{Layer, Verdict, same_layers};
@@ -29,14 +31,17 @@ pub(crate) struct Nested {
     layers: Vec<Layer>,
     /// How its volume compares names.
     folding: Folding,
+    /// Its resolved path, for reporting.
+    path: Arc<Path>,
 }
 
 impl Nested {
     /// The directory at `place` (a physical path below the outer root,
     /// `/`-separated, as the outer root's volume `outer` compares names),
-    /// read-only or not, with its own `layers`. `None` when it adds
-    /// nothing.
+    /// read-only or not, with its own `layers`, resolved at `path`. `None`
+    /// when it adds nothing.
     pub(crate) fn new(
+        path: &Path,
         place: &str,
         outer: Folding,
         read_only: bool,
@@ -55,6 +60,7 @@ impl Nested {
             read_only,
             layers,
             folding,
+            path: path.into(),
         })
     }
 
@@ -173,6 +179,11 @@ impl Nested {
             layers,
             ..self.clone()
         }))
+    }
+
+    /// Its resolved path when it is served read-only inside the root.
+    pub(crate) fn read_only_path(&self) -> Option<&Path> {
+        self.read_only.then_some(&*self.path)
     }
 
     /// The same place, flag and layers.
