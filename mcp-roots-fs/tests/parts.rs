@@ -405,6 +405,24 @@ async fn a_read_only_directory_inside_a_served_one_refuses_every_change() {
     assert!(!d.join("ro2/newdir").exists() && !d.join("out.txt").exists());
     let read = call(c, "read_text_file", json!({ "path": at("ro2/f.txt") })).await;
     assert_eq!(text_of(&read), "frozen\n");
+    // A client that shares `D` alone: `ro2` is read-only all the same,
+    // and listed so.
+    let roots = ScriptedClient::new(true, false);
+    let root_uri = format!("file://{}", at(""));
+    roots.set_roots([(root_uri.as_str(), None)]);
+    let shared = start(&args, &roots).await;
+    let listed = text_of(&call(&shared.client, "list_allowed_directories", json!({})).await);
+    let lines: Vec<&str> = listed.lines().collect();
+    let ro2 = format!("{} (read-only)", at("ro2"));
+    assert_eq!(lines[1..], [d.to_str().unwrap(), ro2.as_str()], "{listed}");
+    let refused = call(
+        &shared.client,
+        "write_file",
+        json!({ "path": at("lnk_ro/n.txt"), "content": "x" }),
+    )
+    .await;
+    assert_eq!(reason(&refused), Some("read_only"), "{refused:?}");
+    assert!(shared.close().await);
     let written = call(
         c,
         "write_file",
