@@ -144,8 +144,9 @@ pub fn judge(roots: &[String], untrusted: &str, op: Op) -> Verdict {
 /// judged as given (every component before a `..` is resolved: hidden is
 /// refused, read-only may refuse a create), then the object reached,
 /// beneath the root it lies in (after links, `..` and a landing in
-/// another root). When nested roots disagree on that object, the library
-/// may refuse.
+/// another root). When nested roots disagree on that object, the
+/// strictest answer wins when the chosen root is the outermost that holds
+/// it (semantics 5); otherwise the library may refuse.
 pub fn judge_with(roots: &[String], parts: &Parts, untrusted: &str, op: Op) -> Verdict {
     let deny = |why: String| Verdict::Deny { why };
     let parsed = match input::parse(untrusted) {
@@ -173,7 +174,7 @@ pub fn judge_with(roots: &[String], parts: &Parts, untrusted: &str, op: Op) -> V
             "outside_roots: lands on {shown}, outside every root"
         ));
     }
-    let physical = judge_object(parts, &roots, &target, op);
+    let physical = judge_chosen(parts, &roots, root, &target, op);
     if let Judged::Deny(why) = physical {
         return deny(why);
     }
@@ -271,6 +272,43 @@ fn judge_object(parts: &Parts, roots: &[Root], target: &Path, op: Op) -> Judged 
         Judged::Deny(format!("{}: {shown} matches a pattern", reason(part)))
     } else {
         Judged::Maybe
+    }
+}
+
+/// [`judge_object`] for a read or change of `target` beneath the chosen
+/// `root`: when `root` holds every other root that holds `target` (it is
+/// the outermost), the strictest answer wins (semantics 5: its judgement
+/// has one more layer per served directory it contains), so one refusing
+/// holder refuses it. Otherwise (the target reached through an inner
+/// root's own spelling) as [`judge_object`].
+fn judge_chosen(parts: &Parts, roots: &[Root], root: &Root, target: &Path, op: Op) -> Judged {
+    let judged = judge_object(parts, roots, target, op);
+    if judged != Judged::Maybe {
+        return judged;
+    }
+    let holders = roots.iter().filter(|r| target.starts_with(&r.resolved));
+    let outermost = holders
+        .clone()
+        .all(|r| r.resolved.starts_with(&root.resolved));
+    if !outermost || !target.starts_with(&root.resolved) {
+        return judged;
+    }
+    let refusing = holders.filter_map(|r| {
+        let rel = target.strip_prefix(&r.resolved).ok()?;
+        let names: Vec<String> = rel
+            .iter()
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect();
+        let part = parts.judge(&names);
+        refuses(part, op).then_some(part)
+    });
+    match refusing.max() {
+        Some(part) => Judged::Deny(format!(
+            "{}: {} matches a pattern of a served directory holding it",
+            reason(part),
+            target.display()
+        )),
+        None => judged,
     }
 }
 
