@@ -30,9 +30,12 @@ use crate::set::root_set::Rejected;
 /// (it is not served with less than the rule asks).
 pub(crate) fn layered(roots: Vec<Arc<Root>>, rejected: &mut Vec<Rejected>) -> Vec<Arc<Root>> {
     let carries = |root: &Root| root.parts.as_ref().is_some_and(|p| !p.nested.is_empty());
+    // A lone root contains no other; it may still carry (or drop) the
+    // ceiling's layers.
+    let alone = roots.len() < 2;
     if !roots
         .iter()
-        .any(|r| adds(r) || carries(r) || carries(anchored(r)))
+        .any(|r| (!alone && adds(r)) || carries(r) || carries(anchored(r)))
     {
         return roots;
     }
