@@ -166,7 +166,7 @@ pub fn judge_with(roots: &[String], parts: &Parts, untrusted: &str, op: Op) -> V
     }
     let target = match land(&root.resolved, rest, op, Mode::Physical) {
         Ok(target) => target,
-        Err(why) => return deny(why),
+        Err(why) => return deny(judged_missing(parts, &roots, root, rest).unwrap_or(why)),
     };
     if !roots.iter().any(|r| target.starts_with(&r.resolved)) {
         let shown = target.display();
@@ -184,6 +184,24 @@ pub fn judge_with(roots: &[String], parts: &Parts, untrusted: &str, op: Op) -> V
         && lexical == Judged::Clear
         && physical == Judged::Clear;
     Verdict::Allow { target, strict }
+}
+
+/// Why a read of a path that does not exist must be refused as `hidden`:
+/// the disk's refusal is judged as if the path existed (semantics 14), on
+/// the deepest existing directory's physical path and the missing name.
+fn judged_missing(parts: &Parts, roots: &[Root], root: &Root, rest: &[Step]) -> Option<String> {
+    if parts.is_empty() {
+        return None;
+    }
+    let Ok(Landing::Missing { parent, name }) =
+        walk::walk(&root.resolved, rest, Mode::Physical, true)
+    else {
+        return None;
+    };
+    match judge_chosen(parts, roots, root, &parent.join(name), Op::Read) {
+        Judged::Deny(why) if why.starts_with("hidden") => Some(why),
+        _ => None,
+    }
 }
 
 /// What the patterns say of an input or an object.
