@@ -82,6 +82,23 @@
 //! given through a symlink (`/tmp` on macOS is `/private/tmp`) is found by
 //! its path as given and by its resolved path.
 //!
+//! Served directories can nest (roots `a` and `a/sub`, a read-only ceiling
+//! directory inside a writable one, a client root holding a ceiling
+//! directory). The strictest answer wins: the outermost root still judges
+//! the input, and its judgement gets one more layer per other served
+//! directory it physically contains (by resolved path), recomputed
+//! whenever a set is built, replaced or rescanned. An inner read-only
+//! directory makes everything beneath its place read-only (and a rename
+//! of a directory that holds it is refused); an inner directory's
+//! patterns judge the path below its place: a ceiling directory's
+//! anchored patterns, and a set's own, are re-anchored at its place, while
+//! a client root never moves the operator's anchor (section 14). A path is
+//! hidden if any layer hides it and read-only if any layer protects it,
+//! for reads, changes, listings and walks (an entry an inner layer hides
+//! is left out), renames and revocation. Only these are inherited: an
+//! inner directory's other hardening (symlinks, mount points, hard links)
+//! is not, and a set where nothing nests pays nothing.
+//!
 //! # 6. Roots
 //!
 //! Root URIs follow the same rules as inputs and are resolved once, when
@@ -148,9 +165,10 @@
 //! Files are opened for reading only. Reads, listings, metadata, resolving,
 //! walks and copies *out of* a read-only root work as before. A mutation is
 //! judged by the root it acts under, and the outermost root is chosen
-//! (section 5): a read-only ceiling directory nested inside a writable one
-//! makes read-only the client roots at or beneath it, not a client root
-//! above it.
+//! (section 5), with one more layer per served directory inside it: a
+//! read-only ceiling directory nested inside a writable one makes
+//! read-only the client roots at or beneath it and, beneath its place,
+//! a client root above it too.
 //!
 //! [`EmptyRoots`](crate::EmptyRoots) says what a client that shares no
 //! folder, and has never shared one, is served (nothing, or the whole
@@ -171,9 +189,9 @@
 //! and everything it runs, not only the library's operations
 //! ([`confine_process`](crate::confine_process), Landlock): read and write
 //! beneath writable ceiling directories, read only beneath read-only ones,
-//! nothing elsewhere. It is coarser than this section: a read-only ceiling
-//! directory nested inside a writable one, and the policy's patterns,
-//! remain the library's to refuse.
+//! nothing elsewhere. It is coarser than this section: Landlock cannot
+//! express a read-only directory inside a writable one, so that, and the
+//! policy's patterns, remain the library's to refuse.
 //!
 //! # 9. Links and `..` across roots
 //!
@@ -430,6 +448,16 @@
 //!   parent is opened and judged, then its physical path plus the plain
 //!   last name, before anything is created, written, truncated, removed or
 //!   renamed.
+//! - **Refusals from the disk.** When the disk refuses a path that the
+//!   resolution reached through a symlink or a `..` (`not_found`,
+//!   `not_a_directory`, `symlink_loop`, …), the path is judged as if it
+//!   existed: the deepest existing ancestor's physical path, joined with
+//!   the remaining names as given, is matched (with the layers of section
+//!   5), and a hidden one answers `hidden`. So `link/../secrets/missing`
+//!   answers as `link/../secrets/there` does, for reads, metadata,
+//!   listings and the parents of changes. A refusal of a path with no
+//!   link and no `..` is the disk's: its lexical judgement already
+//!   covered it.
 //! - **Over time.** A tracked file whose path comes to be hidden (moved
 //!   into a hidden directory on disk, or a `replace` with other patterns)
 //!   is revoked on the next rescan or replace with `hidden`; one that
@@ -443,8 +471,9 @@
 //! What patterns cannot do (SECURITY.md): a second hard link to a hidden
 //! file is another path, and is not hidden
 //! ([`HardLinks::RefuseWrites`](crate::HardLinks) refuses writes to any
-//! file with more than one link); a link planted by someone else can tell
-//! its maker, by the answer `hidden`, whether its target exists.
+//! file with more than one link); a link that does not resolve (dangling,
+//! or a loop) is judged by its own name, so whoever planted it learns, by
+//! the answer `hidden`, whether its target in a hidden part exists.
 //!
 //! [`RootSet::root`]: crate::RootSet::root
 //! [`RootSet::root_named`]: crate::RootSet::root_named

@@ -809,3 +809,41 @@ fn walks_never_show_a_hidden_entry() {
         }
     }
 }
+
+/// A served directory inside another: its anchored pattern hides beneath
+/// its place through the outer root too, in any case and either
+/// separator, and a missing name there answers as an existing one.
+#[test]
+fn an_inner_roots_hidden_part_is_hidden_through_the_outer_root() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().canonicalize().expect("canonical").join("root");
+    std::fs::create_dir_all(root.join("inner").join("secrets")).expect("mkdir");
+    std::fs::write(root.join("inner").join("secrets").join("k.txt"), "K").expect("write");
+    std::fs::write(root.join("inner").join("o.txt"), "O").expect("write");
+    let shown = root
+        .to_str()
+        .expect("utf-8")
+        .trim_start_matches(r"\\?\")
+        .to_owned();
+    let inner = format!(r"{shown}\inner");
+    let set = RootSet::builder()
+        .root(&shown)
+        .root(&inner)
+        .hide(Patterns::parse(["/secrets/"]).expect("patterns"))
+        .build();
+    assert_eq!(set.len(), 2, "{:?}", set.rejected());
+    let reason = |input: &str| match set.read(input) {
+        Ok(_) => "ok",
+        Err(e) => e.reason(),
+    };
+    for hidden in [
+        format!(r"{shown}\inner\secrets\k.txt"),
+        format!(r"{shown}\INNER\Secrets\k.txt"),
+        format!("{}/inner/secrets/k.txt", shown.replace('\\', "/")),
+        format!(r"{shown}\inner\secrets\missing.txt"),
+        format!(r"{shown}\inner\secrets\..\o.txt"),
+    ] {
+        assert_eq!(reason(&hidden), "hidden", "{hidden}");
+    }
+    assert_eq!(reason(&format!(r"{shown}\inner\o.txt")), "ok");
+}

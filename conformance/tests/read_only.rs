@@ -709,13 +709,15 @@ fn a_read_only_ceiling_directory_covers_the_roots_beneath_it() {
     whole.replace_undeclared();
     let refused = whole.load().create_new(p(&fx, "ro/n.txt").as_str());
     assert_eq!(refused.expect_err("refused").kind(), ErrorKind::ReadOnly);
-    // The writable directory above the nested read-only one admits itself
-    // whole, as documented.
+    // A client root above the nested read-only directory is writable,
+    // except beneath that directory: the strictest answer wins.
     roots.replace_uris([fx.subst("{T}/rw")]);
+    let refused = roots.load().create_new(p(&fx, "rw/archive/n.txt").as_str());
+    assert_eq!(refused.expect_err("refused").kind(), ErrorKind::ReadOnly);
     roots
         .load()
-        .create_new(p(&fx, "rw/archive/n.txt").as_str())
-        .expect("the writable ceiling directory grants its whole tree");
+        .create_new(p(&fx, "rw/n.txt").as_str())
+        .expect("the rest of the writable ceiling directory");
 }
 
 #[test]

@@ -334,3 +334,161 @@ fn a_bad_pattern_is_a_usage_error_naming_it() {
         );
     }
 }
+
+/// A tree `D` with `ro2/f.txt`, `inner/secrets/k.txt`, `inner/o.txt`, and a
+/// link `lnk_ro -> ro2`.
+fn nested_tree() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().canonicalize().unwrap().join("d");
+    for (rel, text) in [
+        ("a.txt", "alpha\n"),
+        ("ro2/f.txt", "frozen\n"),
+        ("inner/o.txt", "open\n"),
+        ("inner/secrets/k.txt", "key\n"),
+    ] {
+        let path = d.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    std::os::unix::fs::symlink("ro2", d.join("lnk_ro")).unwrap();
+    (dir, d)
+}
+
+#[tokio::test]
+async fn a_read_only_directory_inside_a_served_one_refuses_every_change() {
+    let (_dir, d) = nested_tree();
+    let at = |rel: &str| d.join(rel).to_str().unwrap().to_owned();
+    let args = vec![at(""), "--read-only-dir".to_owned(), at("ro2")];
+    let script = ScriptedClient::new(false, false);
+    let conn = start(&args, &script).await;
+    let c = &conn.client;
+    let listed = text_of(&call(c, "list_allowed_directories", json!({})).await);
+    assert!(
+        listed.contains(&format!("{} (read-only)", at("ro2"))),
+        "{listed}"
+    );
+    for (tool, args) in [
+        (
+            "write_file",
+            json!({ "path": at("ro2/f.txt"), "content": "x" }),
+        ),
+        (
+            "write_file",
+            json!({ "path": at("lnk_ro/new.txt"), "content": "x" }),
+        ),
+        (
+            "write_file",
+            json!({ "path": at("inner/../ro2/n.txt"), "content": "x" }),
+        ),
+        ("create_directory", json!({ "path": at("ro2/newdir") })),
+        (
+            "edit_file",
+            json!({ "path": at("ro2/f.txt"), "edits": [{ "oldText": "frozen", "newText": "thawed" }] }),
+        ),
+        (
+            "move_file",
+            json!({ "source": at("ro2/f.txt"), "destination": at("out.txt") }),
+        ),
+        (
+            "move_file",
+            json!({ "source": at("a.txt"), "destination": at("ro2/a.txt") }),
+        ),
+    ] {
+        let out = call(c, tool, args.clone()).await;
+        assert!(failed(&out), "{tool} {args}: {out:?}");
+        assert_eq!(reason(&out), Some("read_only"), "{tool} {args}: {out:?}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(d.join("ro2/f.txt")).unwrap(),
+        "frozen\n"
+    );
+    assert!(!d.join("ro2/newdir").exists() && !d.join("out.txt").exists());
+    let read = call(c, "read_text_file", json!({ "path": at("ro2/f.txt") })).await;
+    assert_eq!(text_of(&read), "frozen\n");
+    // A client that shares `D` alone: `ro2` is read-only all the same,
+    // and listed so.
+    let roots = ScriptedClient::new(true, false);
+    let root_uri = format!("file://{}", at(""));
+    roots.set_roots([(root_uri.as_str(), None)]);
+    let shared = start(&args, &roots).await;
+    let listed = text_of(&call(&shared.client, "list_allowed_directories", json!({})).await);
+    let lines: Vec<&str> = listed.lines().collect();
+    let ro2 = format!("{} (read-only)", at("ro2"));
+    assert_eq!(lines[1..], [d.to_str().unwrap(), ro2.as_str()], "{listed}");
+    let refused = call(
+        &shared.client,
+        "write_file",
+        json!({ "path": at("lnk_ro/n.txt"), "content": "x" }),
+    )
+    .await;
+    assert_eq!(reason(&refused), Some("read_only"), "{refused:?}");
+    assert!(shared.close().await);
+    let written = call(
+        c,
+        "write_file",
+        json!({ "path": at("w.txt"), "content": "w" }),
+    )
+    .await;
+    assert!(!failed(&written), "{written:?}");
+    // A refusal names the path it is about: here the destination.
+    let onto = json!({ "source": at("a.txt"), "destination": at("w.txt") });
+    let moved = call(c, "move_file", onto).await;
+    assert_eq!(reason(&moved), Some("already_exists"), "{moved:?}");
+    let text = text_of(&moved);
+    assert!(
+        text.contains(&at("w.txt")) && !text.contains(&at("a.txt")),
+        "{text}"
+    );
+    assert!(conn.close().await);
+}
+
+#[tokio::test]
+async fn an_inner_directorys_hidden_part_is_hidden_through_the_outer_one() {
+    let (_dir, d) = nested_tree();
+    let at = |rel: &str| d.join(rel).to_str().unwrap().to_owned();
+    let args = vec![
+        "--hide".to_owned(),
+        "/secrets/".to_owned(),
+        at(""),
+        at("inner"),
+    ];
+    let script = ScriptedClient::new(false, false);
+    let conn = start(&args, &script).await;
+    let c = &conn.client;
+    for (tool, args) in [
+        (
+            "read_text_file",
+            json!({ "path": at("inner/secrets/k.txt") }),
+        ),
+        (
+            "read_text_file",
+            json!({ "path": at("inner/secrets/missing.txt") }),
+        ),
+        (
+            "read_text_file",
+            json!({ "path": at("a.txt/../inner/secrets/k.txt") }),
+        ),
+        (
+            "get_file_info",
+            json!({ "path": at("inner/secrets/k.txt") }),
+        ),
+        ("list_directory", json!({ "path": at("inner/secrets") })),
+    ] {
+        let out = call(c, tool, args.clone()).await;
+        assert!(failed(&out), "{tool} {args}: {out:?}");
+        assert_eq!(reason(&out), Some("hidden"), "{tool} {args}: {out:?}");
+    }
+    let listed = text_of(&call(c, "list_directory", json!({ "path": at("inner") })).await);
+    assert!(
+        listed.contains("o.txt") && !listed.contains("secrets"),
+        "{listed}"
+    );
+    let found = call(
+        c,
+        "search_files",
+        json!({ "path": at(""), "pattern": "**/k.txt" }),
+    )
+    .await;
+    assert!(!text_of(&found).contains("k.txt"), "{found:?}");
+    assert!(conn.close().await);
+}

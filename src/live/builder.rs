@@ -66,8 +66,9 @@ impl RootsBuilder {
     /// and every client root at or beneath one of them (as given or
     /// physically), or clipped to one, is read-only: each mutation beneath
     /// it is `read_only`. A read-only directory inside a writable ceiling
-    /// directory makes read-only the client roots at or beneath it, not a
-    /// client root above it, which the writable directory admits whole.
+    /// directory makes read-only the client roots at or beneath it, and
+    /// everything beneath its place in a client root above it
+    /// ([semantics 5](crate::semantics#5-containment-and-the-choice-of-root)).
     pub fn read_only_ceiling<I>(mut self, dirs: I) -> Self
     where
         I: IntoIterator,

@@ -4,7 +4,8 @@
 //! ([`mutate`]), whole-file writes and copies ([`atomic`]), listings
 //! ([`read_dir`]) and walks ([`walk`]), a root's own relative
 //! operations ([`relative`]), and the opens judged by the parts of a root
-//! its policy hides or keeps read-only ([`shared`]). Everything here acts relative to a directory
+//! its policy hides or keeps read-only ([`shared`]), and the refusals
+//! from the disk judged as if the path existed (`refusal`). Everything here acts relative to a directory
 //! handle; nothing re-resolves a path after a check. This layer never
 //! imports the sets above it.
 
@@ -12,6 +13,7 @@ pub(crate) mod atomic;
 pub(crate) mod mutate;
 pub(crate) mod open;
 pub(crate) mod read_dir;
+mod refusal;
 mod relative;
 pub(crate) mod shared;
 pub(crate) mod walk;

@@ -305,7 +305,29 @@ pub(crate) fn rename(from: &Writable, to: &Writable, overwrite: Overwrite) -> Re
             Error::with_source(ErrorKind::Io, e, op, from.input)
                 .with_detail("source and destination are on different file systems")
         } else {
-            Error::from_os(e, op, from.input)
+            let input = blamed(&e, moved, from, to);
+            Error::from_os(e, op, input)
         }
     })
+}
+
+/// The end of a rename that the kernel's refusal `e` is about, so that the
+/// error names it: an existing destination (`EEXIST`, `ENOTEMPTY`,
+/// `EISDIR`, or `ENOTDIR` when a directory would replace a file) names the
+/// destination, a missing source the source, a missing destination parent
+/// the destination; anything else the source.
+fn blamed<'a>(
+    e: &std::io::Error,
+    moved: Option<Stat>,
+    from: &'a Writable,
+    to: &'a Writable,
+) -> &'a str {
+    use std::io::ErrorKind as Io;
+    let moved_dir = moved.is_some_and(|stat| stat.kind == Kind::Dir);
+    match e.kind() {
+        Io::AlreadyExists | Io::DirectoryNotEmpty | Io::IsADirectory => to.input,
+        Io::NotADirectory if moved_dir => to.input,
+        Io::NotFound if moved.is_some() => to.input,
+        _ => from.input,
+    }
 }

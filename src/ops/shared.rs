@@ -22,6 +22,7 @@ use std::borrow::Cow;
 
 use crate::error::{Error, Operation};
 use crate::ops::open::{Opened, open_landed, physical_rel};
+use crate::ops::refusal::judged_refusal;
 use crate::options::hardening::{Hardening, Symlinks};
 use crate::parse::lexical::pieces;
 use crate::root::Selected;
@@ -75,7 +76,8 @@ pub(crate) fn open_judged<'s, 'r>(
             }
         }
     }
-    let opened = open_landed(sel, rel, how, op)?;
+    let opened =
+        open_landed(sel, rel, how, op).map_err(|refused| judged_refusal(sel, rel, op, refused))?;
     let landed = opened.root;
     if landed.parts.is_none() {
         return Ok(Judged { opened, path: None });

@@ -161,6 +161,16 @@ impl Root {
             .collect()
     }
 
+    /// The directories served read-only inside this root, beneath which
+    /// every change is `read_only` although the root itself is writable
+    /// ([semantics 5](crate::semantics#5-containment-and-the-choice-of-root)),
+    /// as resolved paths: for a server to tell the client what is
+    /// enforced.
+    pub fn read_only_inside(&self) -> Vec<&std::path::Path> {
+        let nested = self.parts.iter().flat_map(|p| p.nested.iter());
+        nested.filter_map(|n| n.read_only_path()).collect()
+    }
+
     fn layers(&self) -> impl Iterator<Item = &crate::root::parts::Layer> {
         self.parts.iter().flat_map(|p| p.layers.iter())
     }

@@ -43,7 +43,9 @@ pub(crate) fn judge(
         Verdict::ReadOnly(pattern) if intent == Intent::Change => Err(read_only(op, input)
             .with_detail("the server's policy keeps this part of the folder read-only")
             .with_pattern(pattern)),
-        Verdict::ReadOnly(_) => Ok(()),
+        Verdict::ReadOnlyDir if intent == Intent::Change => Err(read_only(op, input)
+            .with_detail("the server serves this folder read-only, inside a root it may change")),
+        Verdict::ReadOnly(_) | Verdict::ReadOnlyDir => Ok(()),
     }
 }
 
@@ -67,6 +69,8 @@ pub(crate) fn judge_move(root: &Root, rel: &str, op: Operation, input: &str) -> 
         Verdict::ReadOnly(pattern) => Err(read_only(op, input)
             .with_detail("a move of this would carry a part of the folder the server's policy keeps read-only")
             .with_pattern(pattern)),
+        Verdict::ReadOnlyDir => Err(read_only(op, input)
+            .with_detail("a move of this would carry a folder the server serves read-only")),
     }
 }
 

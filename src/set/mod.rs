@@ -2,7 +2,8 @@
 //! builder with the descriptor budget ([`builder`]), the path index that
 //! chooses the outermost root ([`index`]), the operator ceiling
 //! ([`ceiling`]), the server's policy ([`policy`]), the parts of each root
-//! a set shares ([`sharing`]), and what an operation
+//! a set shares ([`sharing`]), the served directories inside
+//! other ones (`nesting`), and what an operation
 //! may be aimed at ([`Target`]). A set never changes once built; `live`
 //! above replaces it whole.
 
@@ -10,6 +11,7 @@ pub(crate) mod builder;
 pub(crate) mod ceiling;
 mod crossing;
 pub(crate) mod index;
+mod nesting;
 pub(crate) mod policy;
 pub(crate) mod root_set;
 pub(crate) mod sharing;

@@ -123,9 +123,10 @@ impl RootSet {
     /// asked to carry `hardening` (see [`hardening`](Self::hardening)).
     pub(crate) fn assemble(
         roots: Vec<Arc<Root>>,
-        rejected: Vec<Rejected>,
+        mut rejected: Vec<Rejected>,
         hardening: Hardening,
     ) -> Self {
+        let roots = crate::set::nesting::layered(roots, &mut rejected);
         let mut by_id = HashMap::with_capacity(roots.len());
         let mut index = PathIndex::default();
         let mut physical = PathIndex::default();

@@ -50,6 +50,7 @@ impl Sharing<'_> {
         Ok(Some(Arc::new(Parts {
             layers,
             folding: root.folding,
+            nested: Vec::new(),
         })))
     }
 

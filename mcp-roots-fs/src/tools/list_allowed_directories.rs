@@ -28,6 +28,16 @@ pub(crate) fn allowed(snap: &Snapshot<'_>) -> Result<CallToolResult, Stop> {
             lines.push(format!("{resolved}{mark}"));
         }
     }
+    // Read-only directories inside a writable one that are not listed
+    // above: enforced all the same.
+    for root in roots {
+        for inside in root.read_only_inside() {
+            let listed = roots.iter().any(|r| r.resolved_path() == inside);
+            if !listed {
+                lines.push(format!("{} (read-only)", inside.display()));
+            }
+        }
+    }
     let hidden = patterns(roots, Root::hides);
     let protected = patterns(roots, Root::protects);
     if !hidden.is_empty() || !protected.is_empty() {

@@ -32,7 +32,7 @@ pub(crate) fn refusal(root: &Root, file: &File, writes: bool) -> Option<ErrorKin
     }
     match parts.judge(&joined) {
         Verdict::Hidden(_) => Some(ErrorKind::Hidden),
-        Verdict::ReadOnly(_) if writes => Some(ErrorKind::ReadOnly),
+        Verdict::ReadOnly(_) | Verdict::ReadOnlyDir if writes => Some(ErrorKind::ReadOnly),
         _ => None,
     }
 }

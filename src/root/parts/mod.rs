@@ -24,6 +24,10 @@ use crate::parse::lexical::{fold, pieces};
 use crate::root::beneath::Reach;
 use crate::sys::Folding;
 
+mod nested;
+
+pub(crate) use nested::Nested;
+
 /// What the policy says of a path beneath a root, with the pattern that
 /// decided it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +38,9 @@ pub(crate) enum Verdict<'p> {
     ReadOnly(&'p str),
     /// Hidden, by this pattern.
     Hidden(&'p str),
+    /// Read-only: it lies in a directory the server serves read-only,
+    /// inside a writable root ([`Nested`]).
+    ReadOnlyDir,
 }
 
 /// The hide and read-only patterns of one policy (the server's, or a
@@ -643,6 +650,10 @@ impl Layer {
 pub(crate) struct Parts {
     pub(crate) layers: Vec<Layer>,
     pub(crate) folding: Folding,
+    /// The other served directories the root physically contains, each
+    /// one more layer at its place (empty for a root that holds none: the
+    /// same loop as before).
+    pub(crate) nested: Vec<Nested>,
 }
 
 impl Parts {
@@ -659,7 +670,11 @@ impl Parts {
             }
             read_only = read_only.or(ro);
         }
-        read_only.map_or(Verdict::Shared, Verdict::ReadOnly)
+        let own = read_only.map_or(Verdict::Shared, Verdict::ReadOnly);
+        if self.nested.is_empty() {
+            return own;
+        }
+        strictest(own, self.nested.iter().map(|n| n.judge(rel, self.folding)))
     }
 
     /// What a rename of `rel` (either end) would carry along: the hide
@@ -676,7 +691,14 @@ impl Parts {
                 None => {}
             }
         }
-        read_only.map_or(Verdict::Shared, Verdict::ReadOnly)
+        let own = read_only.map_or(Verdict::Shared, Verdict::ReadOnly);
+        if self.nested.is_empty() {
+            return own;
+        }
+        strictest(
+            own,
+            self.nested.iter().map(|n| n.beneath(rel, self.folding)),
+        )
     }
 
     /// Whether `name`, an entry of the directory at `dir` (a `/`-separated
@@ -688,20 +710,76 @@ impl Parts {
         self.layers
             .iter()
             .any(|layer| layer.hides_entry(dir, name, self.folding))
+            || self
+                .nested
+                .iter()
+                .any(|n| n.hides_entry(dir, name, self.folding))
     }
 
     /// The same layers, as judged equal for taking a root over: the same
     /// pattern text, from the same place, at the same prefix.
     pub(crate) fn same_as(&self, other: &Parts) -> bool {
         self.folding == other.folding
-            && self.layers.len() == other.layers.len()
-            && self.layers.iter().zip(&other.layers).all(|(a, b)| {
-                a.from == b.from
-                    && a.prefix == b.prefix
-                    && a.rules.hide == b.rules.hide
-                    && a.rules.read_only == b.rules.read_only
-            })
+            && same_layers(&self.layers, &other.layers)
+            && self.nested.len() == other.nested.len()
+            && (self.nested.iter().zip(&other.nested)).all(|(a, b)| a.same_as(b))
     }
+
+    /// These parts without the layers of the served directories beneath
+    /// the root (`None` when nothing else is left).
+    pub(crate) fn own(&self) -> Option<Self> {
+        (!self.layers.is_empty()).then(|| Self {
+            layers: self.layers.clone(),
+            folding: self.folding,
+            nested: Vec::new(),
+        })
+    }
+}
+
+impl Layer {
+    /// This layer for a directory at `rest` (plain names) below the one it
+    /// applies to now.
+    ///
+    /// # Errors
+    ///
+    /// As [`Layer::new`]: the hide pattern that hides that directory.
+    pub(crate) fn moved_down(&self, rest: &str, folding: Folding) -> Result<Self, Box<str>> {
+        let prefix = match (&*self.prefix, rest) {
+            ("", rest) => rest.to_owned(),
+            (prefix, "") => prefix.to_owned(),
+            (prefix, rest) => format!("{prefix}/{rest}"),
+        };
+        Layer::new(&self.rules, self.from, folding, &prefix)
+    }
+
+    /// The same pattern text, from the same place, at the same prefix.
+    pub(crate) fn same_as(&self, other: &Layer) -> bool {
+        self.from == other.from
+            && self.prefix == other.prefix
+            && self.rules.hide == other.rules.hide
+            && self.rules.read_only == other.rules.read_only
+    }
+}
+
+/// Whether two lists of layers are the same, layer by layer.
+fn same_layers(a: &[Layer], b: &[Layer]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.same_as(b))
+}
+
+/// The strictest of `own` and the verdicts of the served directories
+/// beneath the root: hidden if any hides, else read-only if any protects.
+fn strictest<'p>(own: Verdict<'p>, others: impl Iterator<Item = Verdict<'p>>) -> Verdict<'p> {
+    let mut verdict = own;
+    for other in others {
+        verdict = match (verdict, other) {
+            (Verdict::Hidden(_), _) => return verdict,
+            (_, Verdict::Hidden(_)) => return other,
+            (Verdict::Shared, other) => other,
+            (Verdict::ReadOnlyDir, Verdict::ReadOnly(pattern)) => Verdict::ReadOnly(pattern),
+            (kept, _) => kept,
+        };
+    }
+    verdict
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ fn parts(hide: &[&str], read_only: &[&str], folding: Folding, prefix: &str) -> P
     Parts {
         layers: vec![Layer::new(&rules, Source::Policy, folding, prefix).unwrap()],
         folding,
+        nested: Vec::new(),
     }
 }
 
@@ -536,6 +537,7 @@ mod against_globset {
         let parts = Parts {
             layers: vec![layer],
             folding: Folding::Exact,
+            nested: Vec::new(),
         };
         let want = reference(hide, read_only, prefix, rel);
         prop_assert_eq!(
@@ -579,4 +581,73 @@ mod against_globset {
             .last();
         last.is_some_and(|rule| !rule.negated)
     }
+}
+
+#[test]
+fn a_nested_directory_judges_beneath_its_place_whatever_the_spelling() {
+    let inner = parts(&["/secrets/"], &[], Folding::Exact, "");
+    let nested = Nested::new(
+        std::path::Path::new("/t/d/inner"),
+        "inner",
+        Folding::Exact,
+        false,
+        inner.layers.clone(),
+        Folding::Exact,
+    )
+    .unwrap();
+    let read_only = Nested::new(
+        std::path::Path::new("/t/d/ro2"),
+        "ro2",
+        Folding::Exact,
+        true,
+        Vec::new(),
+        Folding::Exact,
+    )
+    .unwrap();
+    let outer = Parts {
+        layers: Vec::new(),
+        folding: Folding::Exact,
+        nested: vec![nested, read_only],
+    };
+    for hidden in [
+        "inner/secrets",
+        "inner/secrets/k.txt",
+        "inner/./secrets/k",
+        "sub/../inner/secrets/k",
+        "inner/x/../secrets/k",
+        "inner/secrets/../o.txt",
+    ] {
+        assert_eq!(
+            outer.judge(hidden),
+            Verdict::Hidden("/secrets/"),
+            "{hidden}"
+        );
+    }
+    for ro in ["ro2", "ro2/f.txt", "sub/../ro2/f", "ro2/../a.txt"] {
+        assert_eq!(outer.judge(ro), Verdict::ReadOnlyDir, "{ro}");
+    }
+    for shared in [
+        "secrets/k",
+        "sub/secrets/k",
+        "inner/o.txt",
+        "inner/../secrets",
+        "innerx/secrets",
+        "ro2x/f",
+    ] {
+        assert_eq!(outer.judge(shared), Verdict::Shared, "{shared}");
+    }
+    // A move of a directory that holds an inner one is refused: it would
+    // carry the hidden part (hidden wins), or the read-only directory.
+    assert_eq!(outer.beneath("box"), Verdict::Shared);
+    assert_eq!(outer.beneath(""), Verdict::Hidden("/secrets/"));
+    assert_eq!(outer.beneath("inner"), Verdict::Hidden("/secrets/"));
+    let ro_only = Parts {
+        nested: outer.nested[1..].to_vec(),
+        ..outer.clone()
+    };
+    assert_eq!(ro_only.beneath(""), Verdict::ReadOnlyDir);
+    assert_eq!(ro_only.beneath("inner"), Verdict::Shared);
+    assert!(outer.hides_entry("inner", "secrets"));
+    assert!(!outer.hides_entry("", "secrets"));
+    assert!(!outer.hides_entry("inner/sub", "secrets"));
 }

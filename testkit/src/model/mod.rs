@@ -144,8 +144,9 @@ pub fn judge(roots: &[String], untrusted: &str, op: Op) -> Verdict {
 /// judged as given (every component before a `..` is resolved: hidden is
 /// refused, read-only may refuse a create), then the object reached,
 /// beneath the root it lies in (after links, `..` and a landing in
-/// another root). When nested roots disagree on that object, the library
-/// may refuse.
+/// another root). When nested roots disagree on that object, the
+/// strictest answer wins when the chosen root is the outermost that holds
+/// it (semantics 5); otherwise the library may refuse.
 pub fn judge_with(roots: &[String], parts: &Parts, untrusted: &str, op: Op) -> Verdict {
     let deny = |why: String| Verdict::Deny { why };
     let parsed = match input::parse(untrusted) {
@@ -165,7 +166,7 @@ pub fn judge_with(roots: &[String], parts: &Parts, untrusted: &str, op: Op) -> V
     }
     let target = match land(&root.resolved, rest, op, Mode::Physical) {
         Ok(target) => target,
-        Err(why) => return deny(why),
+        Err(why) => return deny(judged_missing(parts, &roots, root, rest).unwrap_or(why)),
     };
     if !roots.iter().any(|r| target.starts_with(&r.resolved)) {
         let shown = target.display();
@@ -173,7 +174,7 @@ pub fn judge_with(roots: &[String], parts: &Parts, untrusted: &str, op: Op) -> V
             "outside_roots: lands on {shown}, outside every root"
         ));
     }
-    let physical = judge_object(parts, &roots, &target, op);
+    let physical = judge_chosen(parts, &roots, root, &target, op);
     if let Judged::Deny(why) = physical {
         return deny(why);
     }
@@ -183,6 +184,24 @@ pub fn judge_with(roots: &[String], parts: &Parts, untrusted: &str, op: Op) -> V
         && lexical == Judged::Clear
         && physical == Judged::Clear;
     Verdict::Allow { target, strict }
+}
+
+/// Why a read of a path that does not exist must be refused as `hidden`:
+/// the disk's refusal is judged as if the path existed (semantics 14), on
+/// the deepest existing directory's physical path and the missing name.
+fn judged_missing(parts: &Parts, roots: &[Root], root: &Root, rest: &[Step]) -> Option<String> {
+    if parts.is_empty() {
+        return None;
+    }
+    let Ok(Landing::Missing { parent, name }) =
+        walk::walk(&root.resolved, rest, Mode::Physical, true)
+    else {
+        return None;
+    };
+    match judge_chosen(parts, roots, root, &parent.join(name), Op::Read) {
+        Judged::Deny(why) if why.starts_with("hidden") => Some(why),
+        _ => None,
+    }
 }
 
 /// What the patterns say of an input or an object.
@@ -271,6 +290,43 @@ fn judge_object(parts: &Parts, roots: &[Root], target: &Path, op: Op) -> Judged 
         Judged::Deny(format!("{}: {shown} matches a pattern", reason(part)))
     } else {
         Judged::Maybe
+    }
+}
+
+/// [`judge_object`] for a read or change of `target` beneath the chosen
+/// `root`: when `root` holds every other root that holds `target` (it is
+/// the outermost), the strictest answer wins (semantics 5: its judgement
+/// has one more layer per served directory it contains), so one refusing
+/// holder refuses it. Otherwise (the target reached through an inner
+/// root's own spelling) as [`judge_object`].
+fn judge_chosen(parts: &Parts, roots: &[Root], root: &Root, target: &Path, op: Op) -> Judged {
+    let judged = judge_object(parts, roots, target, op);
+    if judged != Judged::Maybe {
+        return judged;
+    }
+    let holders = roots.iter().filter(|r| target.starts_with(&r.resolved));
+    let outermost = holders
+        .clone()
+        .all(|r| r.resolved.starts_with(&root.resolved));
+    if !outermost || !target.starts_with(&root.resolved) {
+        return judged;
+    }
+    let refusing = holders.filter_map(|r| {
+        let rel = target.strip_prefix(&r.resolved).ok()?;
+        let names: Vec<String> = rel
+            .iter()
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect();
+        let part = parts.judge(&names);
+        refuses(part, op).then_some(part)
+    });
+    match refusing.max() {
+        Some(part) => Judged::Deny(format!(
+            "{}: {} matches a pattern of a served directory holding it",
+            reason(part),
+            target.display()
+        )),
+        None => judged,
     }
 }
 

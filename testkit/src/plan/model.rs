@@ -25,6 +25,9 @@
 //!   the outermost such root, without locating them; if `R`'s path still
 //!   names its directory and no new root's directory contains it or lies
 //!   at or beneath it, they are all revoked; otherwise each is checked.
+//!   A root that stays but holds other roots than before (its layers
+//!   changed, semantics 5) has its handles judged again by the patterns,
+//!   as a root that keeps them.
 //!   `rescan` checks all. Revocation is final.
 //! - An open succeeds only beneath the directory of a present root
 //!   (wherever that directory is now: opens go through the root's handle).
@@ -181,6 +184,17 @@ impl Model {
                 fates
                     .entry(bound)
                     .or_insert_with(|| fate(departed, &dirs, &inodes));
+            }
+        }
+        // A root that stays but holds other served directories than before
+        // has other layers (semantics 5): its handles are judged again by
+        // the patterns where they lie beneath it (not located).
+        if !self.parts.is_empty() {
+            for root in &self.roots {
+                let was = before.iter().find(|r| r.id == root.id);
+                if was.is_some_and(|was| held(&before, was) != held(&self.roots, root)) {
+                    fates.entry(root.id).or_insert(Fate::KeepUnder(root.id));
+                }
             }
         }
         let (mut revoked, mut exact) = (0, !self.handles.contains(&HandleState::Unknown));
@@ -424,6 +438,18 @@ impl Model {
     pub fn close(&mut self, n: usize) {
         self.handles[n] = HandleState::Closed;
     }
+}
+
+/// The other roots of `roots` whose directories lie inside `root`'s.
+fn held(roots: &[ModelRoot], root: &ModelRoot) -> Vec<Identity> {
+    let mut held: Vec<Identity> = roots
+        .iter()
+        .filter(|r| r.id != root.id && r.resolved.starts_with(&root.resolved))
+        .map(|r| r.id)
+        .collect();
+    held.sort_unstable();
+    held.dedup();
+    held
 }
 
 /// What a `replace` does with the handles bound to a departed root.
