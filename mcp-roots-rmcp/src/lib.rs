@@ -224,8 +224,9 @@ pub use elicit::url::{
     ELICITATION_COMPLETE, URL_ELICITATION_REQUIRED, UrlElicitation, url_elicitation_required,
 };
 pub use rounds::{
-    Clock, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_POLL, DEFAULT_URL_ROUND_WAIT,
-    DEFAULT_URL_WAIT_ROUNDS, KeyError, KeyRing, Rounds, STATE_KEYS_ENV, Store, StoreError,
+    Clock, DEFAULT_MAX_CLOCK_SKEW, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_POLL,
+    DEFAULT_URL_ROUND_WAIT, DEFAULT_URL_WAIT_ROUNDS, KeyError, KeyRing, Rounds, STATE_KEYS_ENV,
+    Store, StoreError,
 };
 pub use serve::ask::{Ask, Visited};
 pub use session::input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};

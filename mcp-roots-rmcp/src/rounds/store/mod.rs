@@ -2,8 +2,9 @@
 //! 2026-07-28 rounds, so that a retry may land on any of them:
 //!
 //! - **consumed states**: a state is accepted once. Consuming it is one
-//!   atomic set-if-absent of its nonce, kept until the state expires (after
-//!   that the seal refuses it anyway);
+//!   atomic set-if-absent of its nonce, kept for as long as the rounds say
+//!   (the state's whole lifetime plus the clock skew the deployment
+//!   tolerates: after that every instance's seal refuses it anyway);
 //! - **URL flows**: a flow is created when its URL goes out, ended once
 //!   (with a result, or without one), read by the rounds that wait for it,
 //!   and removed when the user declines; it expires by itself.
@@ -160,17 +161,18 @@ impl Store {
         })
     }
 
-    /// Records the state `nonce` consumed until `expires` (unix ms).
+    /// Records the state `nonce` consumed at `now` (unix ms), kept for
+    /// `keep_ms` (a duration: Redis counts it by its own clock).
     pub(crate) async fn consume(
         &self,
         nonce: &[u8; 16],
-        expires: u64,
         now: u64,
+        keep_ms: u64,
     ) -> Result<Consumed, StoreError> {
         match &self.backend {
-            Backend::Memory(memory) => Ok(memory.consume(nonce, expires, now)),
+            Backend::Memory(memory) => Ok(memory.consume(nonce, now.saturating_add(keep_ms), now)),
             #[cfg(feature = "redis")]
-            Backend::Redis(redis) => redis.consume(nonce, expires, now).await,
+            Backend::Redis(redis) => redis.consume(nonce, keep_ms).await,
         }
     }
 
