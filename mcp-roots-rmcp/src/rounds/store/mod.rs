@@ -144,14 +144,29 @@ impl Store {
     /// `rediss://…` is not built in), its keys under `prefix` (one prefix
     /// per deployment: every instance of it uses the same one).
     ///
-    /// It checks, before it returns, that Redis answers and that it will not
-    /// evict the records (`CONFIG GET maxmemory-policy` is `noeviction`): an
-    /// evicted record would let a consumed state be accepted again.
+    /// It checks, before it returns, that Redis answers, that it takes
+    /// `SET … NX GET` (Redis 7.0 or later) and that it will not evict the
+    /// records (`CONFIG GET maxmemory-policy` is `noeviction`): an evicted
+    /// record would let a consumed state be accepted again. **The policy is
+    /// checked here only**, when the store connects: a policy changed
+    /// while the server runs (`CONFIG SET`, a Redis restarted with another
+    /// configuration) is not seen until the store is made again; keep
+    /// `noeviction` in Redis's configuration file.
+    ///
+    /// A command whose connection dropped (a Redis restart) or that got no
+    /// answer within 2 s is sent once more, within 5 s in all; a
+    /// consumption writes a random token of its own, so a write that Redis
+    /// applied late is recognised as this round's, not as an earlier use.
+    /// Records of consumed states are kept for as long as the [`Rounds`]
+    /// say ([`Rounds::with_max_clock_skew`]), counted by Redis.
+    ///
+    /// [`Rounds`]: crate::Rounds
+    /// [`Rounds::with_max_clock_skew`]: crate::Rounds::with_max_clock_skew
     ///
     /// # Errors
     ///
-    /// A URL Redis cannot use, Redis unreachable, `CONFIG GET` refused, or
-    /// an eviction policy other than `noeviction`.
+    /// A URL Redis cannot use, Redis unreachable, `CONFIG GET` refused, a
+    /// Redis before 7.0, or an eviction policy other than `noeviction`.
     #[cfg(feature = "redis")]
     #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     pub async fn redis(url: &str, prefix: &str) -> Result<Self, StoreError> {
