@@ -5,7 +5,8 @@
 //! `RequestStateCodec`, with one key or a [`KeyRing`]), bound to the tool
 //! and a digest of its arguments, stamped with an expiry read from an
 //! injectable clock, and accepted once: the [`Store`] records each state
-//! consumed until it expires. URL-mode flows that outlive a round (the user
+//! consumed for its whole lifetime plus the clock skew the deployment
+//! tolerates ([`Rounds::with_max_clock_skew`]). URL-mode flows that outlive a round (the user
 //! is on the page) are recorded in the store too, by `elicitationId`.
 //!
 //! One `Rounds` serves a whole process (2026-07-28 has no session: a retry
