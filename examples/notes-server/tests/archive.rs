@@ -2,13 +2,19 @@
 //! nothing. Each row archives a note under a policy and compares the whole
 //! tree before and after: a refused archive leaves it as it was (no
 //! `archive/` folder made before the refusal), an allowed one moves the
-//! note and nothing else.
+//! note and nothing else. The last table runs the tool itself, in the
+//! binary, with the policy on its command line, the user confirming.
+
+mod common;
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use common::{binary, call, reason, spawn, tree};
 use mcp_roots::{ErrorKind, Patterns, Roots, RootsBuilder, Writes};
+use mcp_script::accept;
 use notes_server::notes::{self, Note};
+use serde_json::json;
 
 /// Every path under `dir`, relative, directories with a trailing `/`.
 fn tree_of(dir: &Path) -> BTreeSet<String> {
@@ -185,5 +191,35 @@ fn an_allowed_archive_moves_the_note_and_nothing_else() {
         let archived = notes::archive(&roots.load(), &note).unwrap();
         assert_eq!(archived.rel(), format!("archive/{moved}"), "{name}");
         assert_eq!(tree_of(dir.path()), expected, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn the_tool_refuses_and_the_tree_stays_as_it_was() {
+    for (args, expected) in [
+        (&["--read-only-pattern", "plan.md"][..], "read_only"),
+        (&["--read-only-pattern", "/archive/"][..], "read_only"),
+        (&["--read-only-pattern", "/archive/**"][..], "read_only"),
+        (&["--hide", "/archive/"][..], "hidden"),
+        (&["--read-only"][..], "read_only"),
+    ] {
+        let dir = tree();
+        let launch = binary().with_args(args.iter().copied());
+        let (script, s) = spawn(&launch, dir.path(), &["Work"], true, true).await;
+        script.answer(accept(json!({ "confirm": true })));
+        let before = tree_of(dir.path());
+        let result = call(
+            &s.client,
+            "notes_archive",
+            json!({ "title": "Project plan" }),
+        )
+        .await;
+        assert_eq!(reason(&result), Some(expected), "{args:?}: {result:?}");
+        assert_eq!(
+            tree_of(dir.path()),
+            before,
+            "{args:?}: the refusal changed the tree"
+        );
+        assert!(s.close().await);
     }
 }
