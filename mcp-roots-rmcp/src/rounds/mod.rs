@@ -180,8 +180,10 @@ impl Rounds {
     /// instance's clock says. The deployment tolerates clocks that differ
     /// by at most this much: past it, an instance whose clock is further
     /// behind the one that consumed a state could accept that state again
-    /// once its record has gone. Each round's record lives TTL + skew
-    /// (10 minutes by default).
+    /// once its record has gone. Each round's record in Redis lives TTL +
+    /// skew (10 minutes by default). The memory store serves one process,
+    /// whose one clock both stamps and judges: it keeps a record until the
+    /// state's expiry by that clock, and the skew does not apply.
     pub fn with_max_clock_skew(self, skew: Duration) -> Self {
         self.configure(|inner| inner.max_clock_skew = skew)
     }

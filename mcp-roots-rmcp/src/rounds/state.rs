@@ -177,7 +177,7 @@ impl Rounds {
             return Err(StateError::Expired);
         }
         let keep = self.record_ms(expires, now);
-        match self.store().consume(nonce, now, keep).await {
+        match self.store().consume(nonce, expires, now, keep).await {
             Ok(Consumed::Now) => Ok(()),
             Ok(Consumed::Before) => Err(StateError::Replayed),
             Ok(Consumed::Full) => Err(StateError::Busy),

@@ -176,16 +176,20 @@ impl Store {
         })
     }
 
-    /// Records the state `nonce` consumed at `now` (unix ms), kept for
-    /// `keep_ms` (a duration: Redis counts it by its own clock).
+    /// Records the state `nonce`, expiring at `expires`, consumed at `now`
+    /// (unix ms, this process's clock). The memory store keeps the record
+    /// until `expires` by that same clock (one process: no other clock
+    /// judges the state); Redis keeps it for `keep_ms`, a duration it
+    /// counts by its own clock, whatever the instances' clocks say.
     pub(crate) async fn consume(
         &self,
         nonce: &[u8; 16],
+        expires: u64,
         now: u64,
         keep_ms: u64,
     ) -> Result<Consumed, StoreError> {
         match &self.backend {
-            Backend::Memory(memory) => Ok(memory.consume(nonce, now.saturating_add(keep_ms), now)),
+            Backend::Memory(memory) => Ok(memory.consume(nonce, expires, now)),
             #[cfg(feature = "redis")]
             Backend::Redis(redis) => redis.consume(nonce, keep_ms).await,
         }
