@@ -101,9 +101,12 @@ impl Redis {
         }
     }
 
-    /// Refuses a Redis that does not take `SET … NX GET` (before 7.0).
+    /// Refuses a Redis that does not take `SET … NX GET` (before 7.0): one
+    /// such `SET` of a key of its own, removed at once.
     async fn check_set_get(&self) -> Result<(), StoreError> {
-        let key = format!("{}:probe", self.prefix);
+        let mut probe = [0u8; 8];
+        getrandom::fill(&mut probe).map_err(StoreError::new)?;
+        let key = format!("{}:probe:{}", self.prefix, crate::rounds::hex(&probe));
         set_nx_get(&self.connection, &key, "probe", 1000)
             .await
             .map_err(|err| {
@@ -111,6 +114,12 @@ impl Redis {
                     "Redis refused SET with NX and GET (Redis 7.0 or later is needed): {err}"
                 ))
             })?;
+        let mut connection = self.connection.clone();
+        let _: i64 = redis::cmd("DEL")
+            .arg(&key)
+            .query_async(&mut connection)
+            .await
+            .map_err(unreachable)?;
         Ok(())
     }
 
