@@ -7,7 +7,13 @@
 //! cargo build --release -p minimal-server -p bench-toolcall
 //! target/release/bench-toolcall [--calls N] [--rounds R]
 //! target/release/bench-toolcall --callgrind [--calls N]
+//! target/release/bench-toolcall [--callgrind] --pad BYTES
 //! ```
+//!
+//! `--pad BYTES` adds a string argument of that many bytes to every call
+//! (`pad`, which both tools ignore): what a server does with arguments it
+//! takes (copies, deserialisation) grows with them, rmcp's parse of the
+//! request on both sides too.
 //!
 //! Per revision (2025-11-25, 2026-07-28) it starts both servers, warms them
 //! up, then runs `R` rounds; each round runs one batch of `N` `read_file`
@@ -121,10 +127,16 @@ struct Timing {
     first: Option<Duration>,
 }
 
+/// The `--pad` argument of every call (empty: none).
+static PAD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
 fn params(path: &str) -> CallToolRequestParams {
-    let Value::Object(args) = json!({ "path": path }) else {
+    let Value::Object(mut args) = json!({ "path": path }) else {
         unreachable!()
     };
+    if let Some(pad) = PAD.get().filter(|pad| !pad.is_empty()) {
+        args.insert("pad".to_owned(), Value::String(pad.clone()));
+    }
     CallToolRequestParams::new("read_file").with_arguments(args)
 }
 
@@ -469,6 +481,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let calls = flag(&args, "--calls", 300);
     let rounds = flag(&args, "--rounds", 21);
+    let pad = flag(&args, "--pad", 0);
+    PAD.set("p".repeat(pad)).expect("set once");
     let bins: PathBuf = std::env::current_exe()?.parent().unwrap().to_path_buf();
     for needed in ["minimal-server", "bare-server"] {
         if !bins.join(needed).exists() {
@@ -487,6 +501,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = format!("file://{}", root_dir.display());
     let file = file.to_str().ok_or("a UTF-8 temporary path")?.to_owned();
     println!("Tool call `read_file` of a 2 KiB file over stdio, release builds, one run.");
+    if pad > 0 {
+        println!("Each call also carries a {pad}-byte string argument the tools ignore.");
+    }
     for version in [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28] {
         if args.iter().any(|a| a == "--callgrind") {
             count(version, &bins, &file, &root, calls.min(1000)).await?;

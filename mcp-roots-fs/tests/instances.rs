@@ -337,10 +337,11 @@ async fn each_round_of_a_confirmed_change_on_another_instance() {
         keys.len() == 3 && keys.iter().all(|k| k.starts_with("mcp-roots-fs")),
         "one consumed state each, in Redis: {keys:?}"
     );
-    // Kept until the state would expire (5 minutes), not for ever.
+    // Kept for the state's life (5 minutes) plus the clock skew the
+    // deployment tolerates (5 minutes), not for ever.
     for key in &keys {
         let left = fleet.redis.pttl(key);
-        assert!(left > 0 && left <= 300_000, "{key}: {left} ms");
+        assert!(left > 300_000 && left <= 600_000, "{key}: {left} ms");
     }
 }
 

@@ -138,8 +138,11 @@
 //! (a rolling rotation: accept the new key everywhere, seal with it, drop
 //! the old one) and the same [`Store`] ([`Store::redis`], feature `redis`):
 //!
-//! - shared: the single-use record of each state (one `SET NX PX` per
-//!   round that carries a state) and URL flows (created, ended, result,
+//! - shared: the single-use record of each state (one `SET NX PX … GET`
+//!   per round that carries a state, kept for the state's lifetime plus
+//!   the clock skew the deployment tolerates,
+//!   [`Rounds::with_max_clock_skew`]: the instances' clocks may differ by
+//!   at most [`DEFAULT_MAX_CLOCK_SKEW`], 5 minutes, by default) and URL flows (created, ended, result,
 //!   expiry; a flow's result is serialised, and any instance can record
 //!   the end with [`Rounds::finish_flow`]; waiting rounds poll the store
 //!   every [`DEFAULT_URL_POLL`]);
@@ -148,9 +151,12 @@
 //!   whatever a tool keeps in its own process.
 //!
 //! Redis unreachable, a round that would consume a state is refused with
-//! `state_store_unavailable` (a first round consumes nothing); a Redis
-//! whose `maxmemory-policy` is not `noeviction` is refused at
-//! [`Store::redis`]. Redis replication is asynchronous: a failover can
+//! `state_store_unavailable` (a first round consumes nothing); a command
+//! whose connection dropped (a Redis restart) or that got no answer within
+//! 2 s is sent once more first, within 5 s in all. A Redis whose
+//! `maxmemory-policy` is not `noeviction` is refused at [`Store::redis`],
+//! **when the store connects only**: a policy changed afterwards is not
+//! seen until the server restarts. Redis replication is asynchronous: a failover can
 //! forget consumed states within their TTL.
 //!
 //! Every call runs in a `tool_call` span (tool, request id, revision) that
@@ -224,9 +230,9 @@ pub use elicit::url::{
     ELICITATION_COMPLETE, URL_ELICITATION_REQUIRED, UrlElicitation, url_elicitation_required,
 };
 pub use rounds::{
-    Clock, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_POLL, DEFAULT_URL_ROUND_WAIT,
-    DEFAULT_URL_WAIT_ROUNDS, Deployment, DeploymentError, KeyError, KeyRing, Rounds,
-    STATE_KEYS_ENV, Store, StoreError,
+    Clock, DEFAULT_MAX_CLOCK_SKEW, DEFAULT_REPLAY_CAPACITY, DEFAULT_STATE_TTL, DEFAULT_URL_POLL,
+    DEFAULT_URL_ROUND_WAIT, DEFAULT_URL_WAIT_ROUNDS, Deployment, DeploymentError, KeyError,
+    KeyRing, Rounds, STATE_KEYS_ENV, Store, StoreError,
 };
 pub use serve::ask::{Ask, Visited};
 pub use session::input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};

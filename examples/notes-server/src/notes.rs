@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use std::io::{Read, Seek};
 
 use mcp_roots::{
-    Error, ErrorKind, FileType, ScopedPath, Snapshot, Target, TrackedFile, WalkLimits,
+    Error, ErrorKind, FileType, Operation, ScopedPath, Snapshot, Target, TrackedFile, WalkLimits,
 };
 use serde_json::{Value, json};
 
@@ -266,24 +266,51 @@ pub struct Written {
 /// Moves `note` into `archive/` beneath its own root, under a name that is
 /// free there (`name.md`, else `name (2).md`, …): nothing is overwritten.
 ///
+/// Judged first, then done: a refusal changes nothing. The note is looked
+/// up (missing or hidden: refused), then the rename itself is tried, and
+/// the library judges both of its ends (a read-only root or pattern, a
+/// hidden part) before it touches anything. Only a rename refused because
+/// `archive/` does not exist yet creates the folder and tries again; if
+/// that second try is refused (the note went away in between), the folder
+/// this call created is removed again while it is still empty.
+///
 /// # Errors
 ///
-/// The library's refusal (the root is gone, the note moved away, …).
+/// The library's refusal (the root is gone, the note moved away, the note
+/// or `archive/` read-only or hidden, …).
 pub fn archive(snap: &Snapshot<'_>, note: &Note) -> Result<ScopedPath, Error> {
-    snap.metadata(&note.path)?; // still there, beneath a root of this set
-    let root = snap
-        .roots()
-        .iter()
-        .find(|root| root.id() == note.path.root())
-        .expect("a note that passed metadata lies beneath a root of the set");
+    snap.metadata(&note.path)?; // still there, visible, beneath a root of this set
+    let Some(root) = snap.root_by_id(note.path.root()) else {
+        return Err(Error::new(
+            ErrorKind::NotFound,
+            Operation::Rename,
+            &note.uri(),
+        ));
+    };
     // The root's physical path: the lookup always knows it (the path as
     // given may run through a symlink or `..`).
     let base = root.resolved_path().to_str().unwrap_or(root.path());
     let folder = format!("{}/{ARCHIVE}", base.trim_end_matches('/'));
-    match snap.create_dir(&folder) {
-        Err(err) if err.kind() != ErrorKind::AlreadyExists => return Err(err),
-        _ => {}
+    match move_into(snap, note, &folder) {
+        Err(err) if err.kind() == ErrorKind::NotFound && err.input().starts_with(&folder) => {}
+        done => return done,
     }
+    // Only the folder was missing: every other judgment has passed.
+    let created = match snap.create_dir(&folder) {
+        Ok(()) => true,
+        Err(err) if err.kind() == ErrorKind::AlreadyExists => false,
+        Err(err) => return Err(err),
+    };
+    let moved = move_into(snap, note, &folder);
+    if moved.is_err() && created {
+        // Not empty (someone else archived meanwhile): it stays, in use.
+        let _ = snap.remove_dir(&folder);
+    }
+    moved
+}
+
+/// Renames `note` into `folder` under the first free name.
+fn move_into(snap: &Snapshot<'_>, note: &Note, folder: &str) -> Result<ScopedPath, Error> {
     let name = note.path.rel().rsplit('/').next().unwrap_or_default();
     let stem = name.strip_suffix(".md").unwrap_or(name);
     let mut n = 1;

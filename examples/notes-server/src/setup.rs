@@ -63,14 +63,20 @@ impl NotesServer {
     async fn notes_setup(&self, call: ToolCall) -> CallToolResponse {
         let (prefs, wait) = (self.preferences_of(&call).clone(), self.setup_wait);
         // On 2026-07-28 with a page every instance serves: a link to it.
-        let shared = match call.revision() {
+        let revision = call.revision();
+        let shared = match revision {
             Revision::Rounds => self.shared_page.clone(),
             _ => None,
         };
         let rounds = self.roots.rounds().clone();
         let body = |mut ask: Ask| async move {
             let start = |id: &str| {
-                let link = shared.map(|page| shared_link(page, &rounds, id, wait));
+                let link = match shared {
+                    Some(page) => Link::Shared(shared_link(page, &rounds, id, wait)),
+                    // On 2026-07-28 the page's flow is in the rounds' store.
+                    None if revision == Revision::Rounds => Link::Flow(rounds.clone(), id.into()),
+                    None => Link::Page,
+                };
                 start_flow(prefs.clone(), wait, link)
             };
             let visited = match ask.url(SETUP_MESSAGE, start).await? {
@@ -139,14 +145,15 @@ impl NotesServer {
 /// `None`: it expired, nothing set, and the client is not told that the
 /// flow finished).
 ///
-/// With `shared` (a link to the page every instance serves), nothing starts
-/// here: the submission is recorded in the store by the instance that takes
-/// it, and the completion only ends the flow without a result once `wait`
-/// has passed.
+/// With [`Link::Shared`] (a link to the page every instance serves),
+/// nothing starts here: the submission is recorded in the store by the
+/// instance that takes it, and the completion only ends the flow without a
+/// result once `wait` has passed. With [`Link::Flow`] this instance's page
+/// belongs to the flow: it closes once the flow ended on any instance.
 async fn start_flow(
     prefs: Preferences,
     wait: Duration,
-    shared: Option<url::Url>,
+    link: Link,
 ) -> Result<
     (
         url::Url,
@@ -154,14 +161,17 @@ async fn start_flow(
     ),
     Stop,
 > {
-    if let Some(link) = shared {
-        let completion = async move {
-            tokio::time::sleep(wait).await;
-            None
-        };
-        return Ok((link, Box::pin(completion)));
-    }
-    let started = SetupPage::start(&prefs.get(), wait).await;
+    let started = match link {
+        Link::Shared(link) => {
+            let completion = async move {
+                tokio::time::sleep(wait).await;
+                None
+            };
+            return Ok((link, Box::pin(completion)));
+        }
+        Link::Flow(rounds, id) => SetupPage::start_in_flow(&prefs.get(), wait, rounds, &id).await,
+        Link::Page => SetupPage::start(&prefs.get(), wait).await,
+    };
     let mut page = started.map_err(|err| {
         let message = format!("The setup page could not be started ({err}); nothing was changed.");
         Problem::new("setup_unavailable", message)
@@ -182,6 +192,16 @@ async fn start_flow(
         Some(end)
     };
     Ok((url, Box::pin(completion)))
+}
+
+/// Where the user is sent for one flow.
+enum Link {
+    /// A page of this instance, for a session's flow (2025-11-25).
+    Page,
+    /// A page of this instance for the 2026-07-28 flow `id` of the rounds.
+    Flow(Rounds, String),
+    /// The page every instance serves, at this link.
+    Shared(url::Url),
 }
 
 /// The link to the shared page for flow `id`: `page?token=…`, the token

@@ -65,11 +65,18 @@ where
 {
     fn from_context_part(cx: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
         let arguments = cx.arguments.take();
-        let value = Value::Object(arguments.clone().unwrap_or_default());
-        let args = A::deserialize(&value).map_err(|e| {
+        // Taken once and deserialised by value (strings move into `A`);
+        // copied first only on 2026-07-28, where a state is bound to them
+        // (as sent: no arguments is not `{}`).
+        let call = ToolCall::with_arguments(cx, |rounds| match rounds {
+            true => arguments.clone(),
+            false => None,
+        });
+        let value = Value::Object(arguments.unwrap_or_default());
+        let args = A::deserialize(value).map_err(|e| {
             ErrorData::invalid_params(format!("failed to deserialize parameters: {e}"), None)
         })?;
-        Ok(Self(ToolCall::with_arguments(cx, arguments), args))
+        Ok(Self(call, args))
     }
 }
 

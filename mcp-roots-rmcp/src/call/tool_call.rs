@@ -72,12 +72,18 @@ enum Unseen {
 
 impl<S: ServerHandler> FromContextPart<ToolCallContext<'_, S>> for ToolCall {
     fn from_context_part(cx: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
-        let arguments = cx.arguments.clone();
-        let unseen = match arguments {
+        let unseen = match cx.arguments {
             Some(_) => Unseen::No,
             None => unseen(cx),
         };
-        Ok(Self::of(cx, arguments, unseen))
+        // The arguments stay for the extractor that takes them; a copy is
+        // made only where a state is bound to them (2026-07-28).
+        let protocol = cx.request_context.protocol_version();
+        let arguments = match Revision::of(protocol.as_ref()) {
+            Revision::Rounds => cx.arguments.clone(),
+            _ => None,
+        };
+        Ok(Self::of(cx, protocol, arguments, unseen))
     }
 }
 
@@ -104,14 +110,14 @@ fn unseen<S: ServerHandler>(cx: &ToolCallContext<'_, S>) -> Unseen {
 
 impl ToolCall {
     /// The call of `cx`, whose arguments (as the client sent them) are
-    /// `arguments`.
+    /// `arguments` (kept on 2026-07-28 only).
     fn of<S>(
         cx: &mut ToolCallContext<'_, S>,
+        protocol: Option<ProtocolVersion>,
         arguments: Option<JsonObject>,
         unseen: Unseen,
     ) -> Self {
         let request = &cx.request_context;
-        let protocol = request.protocol_version();
         let rounds = Revision::of(protocol.as_ref()) == Revision::Rounds;
         Self {
             peer: request.peer.clone(),
@@ -122,7 +128,7 @@ impl ToolCall {
             } else {
                 None
             },
-            arguments: if rounds { arguments } else { None },
+            arguments,
             unseen,
             protocol,
             inputs: cx.input_responses.take(),
@@ -132,13 +138,19 @@ impl ToolCall {
 
     /// The call of `cx` for an extractor that takes the arguments itself
     /// (the glue's [`Parameters`](crate::Parameters)): `arguments` are the
-    /// call's as the client sent them (`None`: it sent none, and the tool
-    /// deserialised its arguments from `{}`), so nothing is unseen.
+    /// call's as the client sent them on 2026-07-28 (`None`: it sent none,
+    /// and the tool deserialised its arguments from `{}`; or another
+    /// revision, where nothing is bound to them), so nothing is unseen.
+    ///
+    /// `arguments` are called with whether the call is on 2026-07-28, so
+    /// the extractor copies them only there.
     pub(crate) fn with_arguments<S>(
         cx: &mut ToolCallContext<'_, S>,
-        arguments: Option<JsonObject>,
+        arguments: impl FnOnce(bool) -> Option<JsonObject>,
     ) -> Self {
-        Self::of(cx, arguments, Unseen::No)
+        let protocol = cx.request_context.protocol_version();
+        let kept = arguments(Revision::of(protocol.as_ref()) == Revision::Rounds);
+        Self::of(cx, protocol, kept, Unseen::No)
     }
 
     /// The refusal of a call that could not see its arguments where that

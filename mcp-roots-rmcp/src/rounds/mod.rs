@@ -5,7 +5,8 @@
 //! `RequestStateCodec`, with one key or a [`KeyRing`]), bound to the tool
 //! and a digest of its arguments, stamped with an expiry read from an
 //! injectable clock, and accepted once: the [`Store`] records each state
-//! consumed until it expires. URL-mode flows that outlive a round (the user
+//! consumed for its whole lifetime plus the clock skew the deployment
+//! tolerates ([`Rounds::with_max_clock_skew`]). URL-mode flows that outlive a round (the user
 //! is on the page) are recorded in the store too, by `elicitationId`.
 //!
 //! One `Rounds` serves a whole process (2026-07-28 has no session: a retry
@@ -15,6 +16,8 @@
 
 mod deployment;
 mod flows;
+#[cfg(test)]
+mod instances;
 mod keys;
 mod state;
 mod store;
@@ -48,6 +51,12 @@ pub const DEFAULT_URL_POLL: Duration = Duration::from_millis(200);
 /// How many unexpired consumed states the memory store remembers; past it,
 /// new rounds are refused (fail closed) until some expire.
 pub const DEFAULT_REPLAY_CAPACITY: usize = 65_536;
+/// How far apart the clocks of a deployment's instances may be: a consumed
+/// state's record is kept this long past the state's whole lifetime, so
+/// that no instance whose clock is at most this much behind the consuming
+/// one still accepts the state once its record has gone (see
+/// [`Rounds::with_max_clock_skew`]).
+pub const DEFAULT_MAX_CLOCK_SKEW: Duration = Duration::from_secs(5 * 60);
 
 /// The clock a [`Rounds`] reads (injectable, so that a test can expire a
 /// state without waiting).
@@ -68,6 +77,7 @@ pub struct Rounds {
 struct Inner {
     codec: RequestStateCodec,
     ttl: Duration,
+    max_clock_skew: Duration,
     url_round_wait: Duration,
     url_wait_rounds: u32,
     url_poll: Duration,
@@ -82,6 +92,7 @@ impl fmt::Debug for Rounds {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Rounds")
             .field("ttl", &self.inner.ttl)
+            .field("max_clock_skew", &self.inner.max_clock_skew)
             .field("url_round_wait", &self.inner.url_round_wait)
             .field("url_wait_rounds", &self.inner.url_wait_rounds)
             .field("store", &self.inner.store)
@@ -135,6 +146,7 @@ impl Rounds {
             inner: Arc::new(Inner {
                 codec,
                 ttl: DEFAULT_STATE_TTL,
+                max_clock_skew: DEFAULT_MAX_CLOCK_SKEW,
                 url_round_wait: DEFAULT_URL_ROUND_WAIT,
                 url_wait_rounds: DEFAULT_URL_WAIT_ROUNDS,
                 url_poll: DEFAULT_URL_POLL,
@@ -155,6 +167,33 @@ impl Rounds {
     /// Sets how long a state is accepted after it was issued.
     pub fn with_ttl(self, ttl: Duration) -> Self {
         self.configure(|inner| inner.ttl = ttl)
+    }
+
+    /// Sets how far apart the instances' clocks may be (default
+    /// [`DEFAULT_MAX_CLOCK_SKEW`], 5 minutes).
+    ///
+    /// A state is stamped with its expiry by the clock of the instance that
+    /// seals it and accepted by any instance whose own clock has not
+    /// reached that expiry, so an instance whose clock is behind accepts it
+    /// for longer. The record that the state was consumed is therefore
+    /// kept for the state's whole lifetime (the longer of the TTL and what
+    /// is left of it by the consuming instance's clock) plus this skew, as
+    /// a duration the store counts (Redis: `PX`), whatever the consuming
+    /// instance's clock says. The deployment tolerates clocks that differ
+    /// by at most this much: past it, an instance whose clock is further
+    /// behind the one that consumed a state could accept that state again
+    /// once its record has gone. Each round's record in Redis lives TTL +
+    /// skew (10 minutes by default). The memory store serves one process,
+    /// whose one clock both stamps and judges: it keeps a record until the
+    /// state's expiry by that clock, and the skew does not apply.
+    pub fn with_max_clock_skew(self, skew: Duration) -> Self {
+        self.configure(|inner| inner.max_clock_skew = skew)
+    }
+
+    /// The clock skew the deployment tolerates
+    /// ([`with_max_clock_skew`](Self::with_max_clock_skew)).
+    pub fn max_clock_skew(&self) -> Duration {
+        self.inner.max_clock_skew
     }
 
     /// Sets the clock states are stamped and judged by.

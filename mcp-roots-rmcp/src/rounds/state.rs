@@ -143,7 +143,9 @@ impl Rounds {
 
     /// Opens the state `call` carries (`None`: the first round, which
     /// needs no store), and records it consumed in the store: one atomic
-    /// set-if-absent, kept until the state expires.
+    /// set-if-absent, kept for the state's whole lifetime plus the clock
+    /// skew the deployment tolerates ([`Rounds::record_ms`]), whatever
+    /// this instance's clock says.
     ///
     /// # Errors
     ///
@@ -161,16 +163,22 @@ impl Rounds {
             .map_err(|_| StateError::Foreign)?;
         let envelope: Envelope =
             serde_json::from_slice(&payload).map_err(|_| StateError::Foreign)?;
-        if self.now_ms() >= envelope.expires {
+        let nonce = unhex(&envelope.nonce).ok_or(StateError::Foreign)?;
+        self.accept(&nonce, envelope.expires).await?;
+        Ok(Some(envelope.progress))
+    }
+
+    /// Accepts the state `nonce`, expiring at `expires`, once: refused if
+    /// this instance's clock has reached `expires`, else recorded consumed
+    /// in the store for [`record_ms`](Self::record_ms).
+    pub(crate) async fn accept(&self, nonce: &[u8; 16], expires: u64) -> Result<(), StateError> {
+        let now = self.now_ms();
+        if now >= expires {
             return Err(StateError::Expired);
         }
-        let nonce = unhex(&envelope.nonce).ok_or(StateError::Foreign)?;
-        let consumed = self
-            .store()
-            .consume(&nonce, envelope.expires, self.now_ms())
-            .await;
-        match consumed {
-            Ok(Consumed::Now) => Ok(Some(envelope.progress)),
+        let keep = self.record_ms(expires, now);
+        match self.store().consume(nonce, expires, now, keep).await {
+            Ok(Consumed::Now) => Ok(()),
             Ok(Consumed::Before) => Err(StateError::Replayed),
             Ok(Consumed::Full) => Err(StateError::Busy),
             Err(err) => {
@@ -178,6 +186,27 @@ impl Rounds {
                 Err(StateError::Unrecorded)
             }
         }
+    }
+
+    /// How long (ms) the record of a state expiring at `expires` is kept
+    /// when it is consumed at `now` (this instance's clock): the state's
+    /// whole lifetime (the TTL, or what is left of it by this clock if
+    /// that is longer) plus the tolerated clock skew. It does not shrink
+    /// when this instance's clock runs ahead.
+    pub(crate) fn record_ms(&self, expires: u64, now: u64) -> u64 {
+        let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let lifetime = ms(self.ttl()).max(expires.saturating_sub(now));
+        lifetime.saturating_add(ms(self.max_clock_skew())).max(1)
+    }
+
+    /// A bare state as this instance would seal it now: a fresh nonce and
+    /// its expiry (tests of several instances).
+    #[cfg(test)]
+    pub(crate) fn stamp(&self) -> ([u8; 16], u64) {
+        let mut nonce = [0u8; 16];
+        getrandom::fill(&mut nonce).expect("the operating system's random source");
+        let ttl_ms = u64::try_from(self.ttl().as_millis()).unwrap_or(u64::MAX);
+        (nonce, self.now_ms().saturating_add(ttl_ms))
     }
 }
 

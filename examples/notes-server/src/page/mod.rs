@@ -23,6 +23,16 @@
 //!   with the right token gets `410` and a page that says it is closed, for
 //!   [`CLOSED_NOTICE`] after it ended (a late reload or a double click says
 //!   so instead of failing to connect); then the port closes.
+//! - A page of a 2026-07-28 flow ([`SetupPage::start_in_flow`]) has ended
+//!   once its flow has ended on any instance of the deployment: before it
+//!   shows the form (`GET`) or takes a submission (`POST`, Save or Cancel)
+//!   it asks the rounds' store whether the flow is still open
+//!   ([`Rounds::flow_is_open`]), and answers `410` (and ends itself) when it
+//!   is not: declined, cancelled, out of rounds or submitted elsewhere. Its
+//!   Save or Cancel is recorded in the store first ([`Rounds::finish_flow`],
+//!   the first end wins), so a flow that ended elsewhere a moment before
+//!   gets `410` too, never a second end. The store unreachable: `503`,
+//!   nothing saved.
 //! - It answers only at `127.0.0.1:PORT` / `localhost:PORT` (a `Host`
 //!   check against DNS rebinding, `421` otherwise), and bounds each request
 //!   body in size and time (`routes.rs`).
@@ -46,6 +56,8 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, watch};
 use tokio::time::{Instant, sleep, sleep_until, timeout_at};
+
+use mcp_roots_rmcp::Rounds;
 
 use self::token::Token;
 use crate::held::lock;
@@ -102,6 +114,16 @@ struct Shared {
     state: Mutex<State>,
     /// Becomes `true` once the page has ended.
     closed: watch::Sender<bool>,
+    /// The 2026-07-28 flow the page belongs to, whose end the rounds' store
+    /// records for every instance.
+    flow: Option<Flow>,
+}
+
+/// A page's flow in the rounds' store.
+#[derive(Debug)]
+struct Flow {
+    rounds: Rounds,
+    id: String,
 }
 
 #[derive(Debug)]
@@ -118,6 +140,34 @@ impl SetupPage {
     ///
     /// If no port can be bound or the random source fails.
     pub async fn start(current: &Settings, lifetime: Duration) -> io::Result<Self> {
+        Self::start_with(current, lifetime, None).await
+    }
+
+    /// Starts a page for the 2026-07-28 URL flow `id` of `rounds`, as
+    /// [`start`](Self::start) does; the page also ends once the flow has
+    /// ended on any instance (see the module docs).
+    ///
+    /// # Errors
+    ///
+    /// As [`start`](Self::start).
+    pub async fn start_in_flow(
+        current: &Settings,
+        lifetime: Duration,
+        rounds: Rounds,
+        id: &str,
+    ) -> io::Result<Self> {
+        let flow = Flow {
+            rounds,
+            id: id.to_owned(),
+        };
+        Self::start_with(current, lifetime, Some(flow)).await
+    }
+
+    async fn start_with(
+        current: &Settings,
+        lifetime: Duration,
+        flow: Option<Flow>,
+    ) -> io::Result<Self> {
         let token = Token::new()?;
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await?;
         let addr = listener.local_addr()?;
@@ -132,6 +182,7 @@ impl SetupPage {
                 ended: Some(sender),
             }),
             closed: watch::Sender::new(false),
+            flow,
         });
         let expires = Instant::now() + lifetime;
         tokio::spawn(run(listener, shared.clone(), expires));
@@ -195,6 +246,46 @@ impl Shared {
     fn is_closed(&self) -> bool {
         *self.closed.borrow()
     }
+
+    /// Whether the page still takes a submission: not ended here, and its
+    /// flow (if any) not ended on any instance; a flow found ended ends the
+    /// page here too. `Err`: the store could not be read.
+    async fn is_open(&self) -> Result<bool, ()> {
+        if self.is_closed() {
+            return Ok(false);
+        }
+        let Some(flow) = &self.flow else {
+            return Ok(true);
+        };
+        let open = flow.rounds.flow_is_open(&flow.id).await.map_err(|err| {
+            tracing::error!(error = %err, "the setup page could not read its flow");
+        })?;
+        if !open {
+            self.end(None);
+        }
+        Ok(open)
+    }
+
+    /// Ends the page with `end` (Save or Cancel); whether this call ended
+    /// it. A page of a flow records the end in the store first: the first
+    /// end of the flow on any instance wins, and a page whose flow ended
+    /// elsewhere ends without one.
+    async fn submit(&self, end: PageEnd) -> Result<bool, ()> {
+        if self.is_closed() {
+            return Ok(false);
+        }
+        if let Some(flow) = &self.flow {
+            let ended = flow.rounds.finish_flow(&flow.id, Some(&end)).await;
+            let ended = ended.map_err(|err| {
+                tracing::error!(error = %err, "the setup page could not record its flow's end");
+            })?;
+            if !ended {
+                self.end(None);
+                return Ok(false);
+            }
+        }
+        Ok(self.end(Some(end)))
+    }
 }
 
 /// What the routes serve: one flow's page ([`SetupPage`]), or the page
@@ -229,7 +320,7 @@ impl Backend {
     /// shared state could not be read).
     async fn is_open(&self, token: &str) -> Result<bool, ()> {
         match self {
-            Self::One(shared) => Ok(!shared.is_closed()),
+            Self::One(shared) => shared.is_open().await,
             Self::Any(any) => any.is_open(token).await,
         }
     }
@@ -245,7 +336,7 @@ impl Backend {
     /// Ends the page of `token` with `end`; whether this call ended it.
     async fn end(&self, token: &str, end: PageEnd) -> Result<bool, ()> {
         match self {
-            Self::One(shared) => Ok(shared.end(Some(end))),
+            Self::One(shared) => shared.submit(end).await,
             Self::Any(any) => any.end(token, end).await,
         }
     }

@@ -257,6 +257,21 @@ def submit_page(url: str) -> str:
     return f"{shown}/{status}"
 
 
+def page_statuses(url: str) -> str:
+    """A reload of the setup page and a Save: the two statuses, refusals
+    included."""
+    statuses = []
+    token = urllib.parse.parse_qs(urllib.parse.urlparse(url).query)["token"][0]
+    form = urllib.parse.urlencode({"token": token, "template": "# {title}", "action": "save"}).encode()
+    for request in (url, urllib.request.Request(url.split("?")[0], data=form)):
+        try:
+            with urllib.request.urlopen(request, timeout=CALL_BOUND) as page:
+                statuses.append(page.status)
+        except urllib.error.HTTPError as err:
+            statuses.append(err.code)
+    return "/".join(map(str, statuses))
+
+
 def post(addr: str, body: dict, session: str | None = None) -> tuple[int, str | None]:
     """A JSON-RPC POST straight to one instance: its status and session id."""
     headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -430,14 +445,11 @@ async def checks(binary: str, base: Path) -> None:
         report(ok, LABEL, f"Redis stopped -> {reason_of(result) if result else error}", text_of(result) if result else "")
         report(snapshot(notes) == before, LABEL, "nothing changed while Redis was away")
         redis.start()
-        result, error = None, ""
-        for _ in range(20):
-            result, error = await archive(url, User(notes, "e.md"))
-            if result is not None and not result.is_error:
-                break
-            await asyncio.sleep(0.25)
+        # Back: the first call completes (each instance's first consuming
+        # round after the restart reconnects and retries once).
+        result, error = await archive(url, User(notes, "e.md"))
         ok = result is not None and not result.is_error and "archive/e.md" in snapshot(notes)
-        report(ok, LABEL, "Redis back: the call completes", error or (text_of(result) if result else ""))
+        report(ok, LABEL, "Redis back: the first call completes", error or (text_of(result) if result else ""))
 
         # 5. The setup flow: the instance that asked is killed; the page
         #    (every instance serves it) is shown by one instance and
@@ -475,6 +487,37 @@ async def checks(binary: str, base: Path) -> None:
                LABEL, f"the page was shown by instance {shown_saved[:1]}, saved by {shown_saved[1:]}, neither the one that asked")
         if asker:
             instances[asker[0]] = Instance(binary, base / "ceiling", redis, keys, page_args(asker[0]))
+
+        # 5b. A page of one instance's own (no --setup-listen): the flow ends
+        #     on another instance (the user declines or cancels there), and
+        #     the page answers 410 to a reload and to a Save.
+        own = Instance(binary, base / "ceiling", redis, keys)
+        proxy.backends = instances + [own]
+        for action in ("decline", "cancel"):
+            pages_seen: list[str] = []
+            user = User(notes, "")
+
+            async def on_url(params: types.ElicitRequestURLParams, action: str = action):
+                pages_seen.append(params.url)
+                return types.ElicitResult(action=action)
+
+            user.on_url = on_url
+            proxy.plan = [3, 1]  # asked on the page's instance, ended on instance 1
+            proxy.calls.clear()
+            try:
+                async with Client(url, list_roots_callback=user.list_roots, elicitation_callback=user.elicit) as client:
+                    async with asyncio.timeout(CALL_BOUND):
+                        result, error = await client.call_tool("notes_setup", {}), ""
+            except Exception as err:
+                result, error = None, f"{type(err).__name__}: {err}"
+            outcome = (result.structured_content or {}).get("outcome") if result else error
+            statuses = await asyncio.to_thread(page_statuses, pages_seen[0]) if pages_seen else "no page"
+            report(statuses == "410/410" and outcome in ("declined", "cancelled"), LABEL,
+                   f"{action} on instance {proxy.calls[1:]} of a page served by instance {proxy.calls[:1]}: page {statuses}, outcome {outcome}")
+        proxy.backends = instances
+        proxy.plan.clear()
+        own.process.send_signal(signal.SIGTERM)
+        own.process.wait(timeout=10)
 
         # 6. A 2025 session lives in the instance that holds it.
         hello = {

@@ -2,8 +2,9 @@
 //! 2026-07-28 rounds, so that a retry may land on any of them:
 //!
 //! - **consumed states**: a state is accepted once. Consuming it is one
-//!   atomic set-if-absent of its nonce, kept until the state expires (after
-//!   that the seal refuses it anyway);
+//!   atomic set-if-absent of its nonce, kept for as long as the rounds say
+//!   (the state's whole lifetime plus the clock skew the deployment
+//!   tolerates: after that every instance's seal refuses it anyway);
 //! - **URL flows**: a flow is created when its URL goes out, ended once
 //!   (with a result, or without one), read by the rounds that wait for it,
 //!   and removed when the user declines; it expires by itself.
@@ -143,14 +144,29 @@ impl Store {
     /// `rediss://…` is not built in), its keys under `prefix` (one prefix
     /// per deployment: every instance of it uses the same one).
     ///
-    /// It checks, before it returns, that Redis answers and that it will not
-    /// evict the records (`CONFIG GET maxmemory-policy` is `noeviction`): an
-    /// evicted record would let a consumed state be accepted again.
+    /// It checks, before it returns, that Redis answers, that it takes
+    /// `SET … NX GET` (Redis 7.0 or later) and that it will not evict the
+    /// records (`CONFIG GET maxmemory-policy` is `noeviction`): an evicted
+    /// record would let a consumed state be accepted again. **The policy is
+    /// checked here only**, when the store connects: a policy changed
+    /// while the server runs (`CONFIG SET`, a Redis restarted with another
+    /// configuration) is not seen until the store is made again; keep
+    /// `noeviction` in Redis's configuration file.
+    ///
+    /// A command whose connection dropped (a Redis restart) or that got no
+    /// answer within 2 s is sent once more, within 5 s in all; a
+    /// consumption writes a random token of its own, so a write that Redis
+    /// applied late is recognised as this round's, not as an earlier use.
+    /// Records of consumed states are kept for as long as the [`Rounds`]
+    /// say ([`Rounds::with_max_clock_skew`]), counted by Redis.
+    ///
+    /// [`Rounds`]: crate::Rounds
+    /// [`Rounds::with_max_clock_skew`]: crate::Rounds::with_max_clock_skew
     ///
     /// # Errors
     ///
-    /// A URL Redis cannot use, Redis unreachable, `CONFIG GET` refused, or
-    /// an eviction policy other than `noeviction`.
+    /// A URL Redis cannot use, Redis unreachable, `CONFIG GET` refused, a
+    /// Redis before 7.0, or an eviction policy other than `noeviction`.
     #[cfg(feature = "redis")]
     #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     pub async fn redis(url: &str, prefix: &str) -> Result<Self, StoreError> {
@@ -160,17 +176,22 @@ impl Store {
         })
     }
 
-    /// Records the state `nonce` consumed until `expires` (unix ms).
+    /// Records the state `nonce`, expiring at `expires`, consumed at `now`
+    /// (unix ms, this process's clock). The memory store keeps the record
+    /// until `expires` by that same clock (one process: no other clock
+    /// judges the state); Redis keeps it for `keep_ms`, a duration it
+    /// counts by its own clock, whatever the instances' clocks say.
     pub(crate) async fn consume(
         &self,
         nonce: &[u8; 16],
         expires: u64,
         now: u64,
+        keep_ms: u64,
     ) -> Result<Consumed, StoreError> {
         match &self.backend {
             Backend::Memory(memory) => Ok(memory.consume(nonce, expires, now)),
             #[cfg(feature = "redis")]
-            Backend::Redis(redis) => redis.consume(nonce, expires, now).await,
+            Backend::Redis(redis) => redis.consume(nonce, keep_ms).await,
         }
     }
 

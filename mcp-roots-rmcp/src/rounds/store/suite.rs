@@ -13,6 +13,9 @@ fn now() -> u64 {
     u64::try_from(since.as_millis()).unwrap()
 }
 
+/// How long a record is kept in the cases that do not let it expire.
+const KEEP: u64 = 60_000;
+
 fn nonce(n: u8) -> [u8; 16] {
     let mut nonce = [0u8; 16];
     getrandom::fill(&mut nonce).unwrap();
@@ -38,21 +41,20 @@ async fn suite(store: &Store) {
 
 async fn consumed_once(store: &Store) {
     let (a, b) = (nonce(1), nonce(2));
-    let until = now() + 60_000;
     assert_eq!(
-        store.consume(&a, until, now()).await.unwrap(),
+        store.consume(&a, now() + KEEP, now(), KEEP).await.unwrap(),
         Consumed::Now
     );
     assert_eq!(
-        store.consume(&a, until, now()).await.unwrap(),
+        store.consume(&a, now() + KEEP, now(), KEEP).await.unwrap(),
         Consumed::Before
     );
     assert_eq!(
-        store.consume(&b, until, now()).await.unwrap(),
+        store.consume(&b, now() + KEEP, now(), KEEP).await.unwrap(),
         Consumed::Now
     );
     assert_eq!(
-        store.consume(&b, until, now()).await.unwrap(),
+        store.consume(&b, now() + KEEP, now(), KEEP).await.unwrap(),
         Consumed::Before
     );
 }
@@ -60,25 +62,23 @@ async fn consumed_once(store: &Store) {
 async fn consumption_expires_with_the_state(store: &Store) {
     let a = nonce(3);
     assert_eq!(
-        store.consume(&a, now() + 150, now()).await.unwrap(),
+        store.consume(&a, now() + 150, now(), 150).await.unwrap(),
         Consumed::Now
     );
     tokio::time::sleep(Duration::from_millis(400)).await;
     // The record went with the state (the seal refuses the state itself
     // from then on).
-    let until = now() + 60_000;
     assert_eq!(
-        store.consume(&a, until, now()).await.unwrap(),
+        store.consume(&a, now() + KEEP, now(), KEEP).await.unwrap(),
         Consumed::Now
     );
 }
 
 async fn concurrent_consumption_has_one_winner(store: &Store) {
     let a = nonce(4);
-    let until = now() + 60_000;
     let tries = (0..16).map(|_| {
         let store = store.clone();
-        tokio::spawn(async move { store.consume(&a, until, now()).await.unwrap() })
+        tokio::spawn(async move { store.consume(&a, now() + KEEP, now(), KEEP).await.unwrap() })
     });
     let mut won = 0;
     for task in tries.collect::<Vec<_>>() {
@@ -183,7 +183,7 @@ fn memory_store_fails_closed_when_full() {
         let t = 1_000;
         for (n, expected) in [(1, Consumed::Now), (2, Consumed::Now), (3, Consumed::Full)] {
             assert_eq!(
-                store.consume(&nonce(n), t + 100, t).await.unwrap(),
+                store.consume(&nonce(n), t + 100, t, 100).await.unwrap(),
                 expected
             );
         }
@@ -191,7 +191,10 @@ fn memory_store_fails_closed_when_full() {
         // Once the held ones expire, there is room again.
         let later = t + 100;
         assert_eq!(
-            store.consume(&nonce(3), later + 100, later).await.unwrap(),
+            store
+                .consume(&nonce(3), later + 100, later, 100)
+                .await
+                .unwrap(),
             Consumed::Now
         );
         assert_eq!(store.held(), Some(1));
@@ -237,13 +240,15 @@ mod redis_runs {
         };
         let store = Store::redis(&server.url(), "suite").await.unwrap();
         let (a, b) = (nonce(5), nonce(6));
-        let until = now() + 60_000;
         assert_eq!(
-            store.consume(&a, until, now()).await.unwrap(),
+            store.consume(&a, now() + KEEP, now(), KEEP).await.unwrap(),
             Consumed::Now
         );
         server.stop();
-        let err = store.consume(&b, until, now()).await.unwrap_err();
+        let err = store
+            .consume(&b, now() + KEEP, now(), KEEP)
+            .await
+            .unwrap_err();
         assert!(err.to_string().contains("Redis"), "{err}");
         assert!(store.flow("f", now()).await.is_err());
         server.restart();
@@ -252,7 +257,7 @@ mod redis_runs {
         // Redis must persist or replicate what it holds.
         let mut recovered = None;
         for _ in 0..50 {
-            match store.consume(&b, until, now()).await {
+            match store.consume(&b, now() + KEEP, now(), KEEP).await {
                 Ok(consumed) => {
                     recovered = Some(consumed);
                     break;
@@ -262,7 +267,7 @@ mod redis_runs {
         }
         assert_eq!(recovered, Some(Consumed::Now));
         assert_eq!(
-            store.consume(&b, until, now()).await.unwrap(),
+            store.consume(&b, now() + KEEP, now(), KEEP).await.unwrap(),
             Consumed::Before
         );
     }
@@ -291,7 +296,7 @@ async fn store_cost_per_round() {
                     let store = store.clone();
                     tokio::spawn(async move {
                         let t = std::time::Instant::now();
-                        let done = store.consume(&nonce(0), now() + 60_000, now()).await;
+                        let done = store.consume(&nonce(0), now() + KEEP, now(), KEEP).await;
                         assert_eq!(done.unwrap(), Consumed::Now);
                         t.elapsed()
                     })
