@@ -117,11 +117,22 @@ fn open_across<'s>(
 /// file's kind is already known from the open, so no other `fstat`).
 pub(crate) fn read_file(sel: &Selected, op: Operation) -> Result<Vec<u8>, Error> {
     use std::io::Read as _;
+    read_file_with(sel, op, |file| {
+        let mut data = Vec::with_capacity(8 * 1024);
+        file.read_to_end(&mut data)?;
+        Ok(data)
+    })
+}
+
+/// Opens the regular file `sel` read-only as [`read_file`] does and hands
+/// it to `read`; the file is closed when `read` returns.
+pub(crate) fn read_file_with<R>(
+    sel: &Selected,
+    op: Operation,
+    read: impl FnOnce(&mut std::fs::File) -> std::io::Result<R>,
+) -> Result<R, Error> {
     let mut file = open_file(sel, &OpenOptions::new().how(), op)?.file;
-    let mut data = Vec::with_capacity(8 * 1024);
-    file.read_to_end(&mut data)
-        .map_err(|e| Error::from_os(e, op, sel.input))?;
-    Ok(data)
+    read(&mut file).map_err(|e| Error::from_os(e, op, sel.input))
 }
 
 /// [`read_file`] as text.

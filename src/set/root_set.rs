@@ -297,6 +297,28 @@ impl RootSet {
         traced(|| ops::open::read_file(&target.select(self, Operation::Open)?, Operation::Open))
     }
 
+    /// Opens a regular file read-only, as [`read`](Self::read) does, and
+    /// hands it to `read`, which reads it into a buffer of the caller's (the
+    /// Node binding reads into a `Buffer` sized by the file's length). The
+    /// file is closed when `read` returns; it cannot outlive the call.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open); `io` with the error `read` returned.
+    pub fn read_with<T: Target + ?Sized, R>(
+        &self,
+        target: &T,
+        read: impl FnOnce(&mut File) -> std::io::Result<R>,
+    ) -> Result<R, Error> {
+        traced(|| {
+            ops::open::read_file_with(
+                &target.select(self, Operation::Open)?,
+                Operation::Open,
+                read,
+            )
+        })
+    }
+
     /// Reads a regular file whole as UTF-8 text (`std::fs::read_to_string`
     /// beneath a root).
     ///

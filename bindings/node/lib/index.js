@@ -6,6 +6,7 @@ const native = require('../index.js')
 const {
   ConfinementError, McpRootsError, PatternError, convert, converting, convertingConstructor, fromPayload, wrapMethods,
 } = require('./errors.js')
+const { check, checking, typeError } = require('./arguments.js')
 
 const OPERATIONS = [
   'open', 'openSync', 'readBytes', 'readBytesSync', 'readText', 'readTextSync',
@@ -20,6 +21,26 @@ const RootSet = convertingConstructor(native.RootSet)
 wrapMethods(Roots.prototype, OPERATIONS)
 wrapMethods(RootSet.prototype, OPERATIONS)
 wrapMethods(FileHandle.prototype, ['read', 'readSync', 'write', 'writeSync', 'statSync', 'whereSync', 'close', 'closeSync'])
+
+// A path that cannot be UTF-8 (a lone surrogate) is the library's refusal
+// (`invalid_uri`), built by the addon.
+const notUtf8 = converting(native.notUtf8)
+
+// Arguments in Node's terms (lib/arguments.js): a TypeError or RangeError
+// before the addon sees them; the promise methods reject with it.
+const PROMISED = ['open', 'readBytes', 'readText', 'writeFile', 'readdir', 'walk', 'stat', 'mkdir', 'unlink', 'rmdir', 'rename', 'copyFile', 'resolve']
+for (const Class of [Roots, RootSet]) {
+  for (const name of PROMISED) {
+    checking(Class.prototype, name, name, true, notUtf8)
+    checking(Class.prototype, `${name}Sync`, name, false, notUtf8)
+  }
+}
+checking(Roots.prototype, 'replace', 'replace', false, notUtf8)
+checking(Roots.prototype, 'forRequest', 'forRequest', false, notUtf8)
+checking(FileHandle.prototype, 'read', 'fileRead', true, notUtf8)
+checking(FileHandle.prototype, 'readSync', 'fileRead', false, notUtf8)
+checking(FileHandle.prototype, 'write', 'fileWrite', true, notUtf8)
+checking(FileHandle.prototype, 'writeSync', 'fileWrite', false, notUtf8)
 
 // Refused roots carry their error as an `McpRootsError`, walks their errors.
 const withErrors = (rejected) => rejected.map((r) => ({ ...r, error: fromPayload(r.error) }))
@@ -50,7 +71,8 @@ for (const Class of [Roots, RootSet]) {
 // returns, so nothing else ever sees it.
 const SCRATCH_BYTES = 64 * 1024
 let scratch = null
-function readBytesSync(path) {
+function readBytesSync(...args) {
+  const [path] = check('readInto', args, notUtf8)
   scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES)
   let got
   try {
@@ -68,7 +90,11 @@ function readBytesSync(path) {
 for (const Class of [Roots, RootSet]) {
   Class.prototype.readBytesSync = readBytesSync
   Class.prototype.readFile = function (path, encoding) {
-    return isUtf8(encoding) ? this.readText(path) : this.readBytes(path)
+    try {
+      return isUtf8(encoding) ? this.readText(path) : this.readBytes(path)
+    } catch (err) {
+      return Promise.reject(err)
+    }
   }
   Class.prototype.readFileSync = function (path, encoding) {
     return encoding === undefined || !isUtf8(encoding) ? this.readBytesSync(path) : this.readTextSync(path)
@@ -90,6 +116,24 @@ function isUtf8(encoding) {
  */
 const confine = converting(native.confine)
 
+// `roots.watch(callback?)`: a `Watcher` whose `close()` stops it. No
+// callback runs once `close()` returned (an event already queued for the
+// event loop is dropped). The watcher never keeps the process alive.
+const { Watcher } = native
+const nativeWatch = Roots.prototype.watch
+Roots.prototype.watch = function (callback) {
+  if (callback != null && typeof callback !== 'function') throw typeError('callback', 'of type function', callback)
+  let watcher = null
+  const guarded = callback == null ? undefined : (event) => { if (watcher !== null && !watcher.closed) callback(event) }
+  try {
+    watcher = nativeWatch.call(this, guarded)
+  } catch (err) {
+    throw convert(err)
+  }
+  return watcher
+}
+if (typeof Symbol.dispose === 'symbol') Watcher.prototype[Symbol.dispose] = function () { this.close() }
+
 module.exports = {
-  Roots, RootSet, FileHandle, McpRootsError, PatternError, ConfinementError, confine, REASONS: native.reasons(),
+  Roots, RootSet, FileHandle, Watcher, McpRootsError, PatternError, ConfinementError, confine, REASONS: native.reasons(),
 }

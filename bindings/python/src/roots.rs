@@ -236,6 +236,27 @@ impl PyRoots {
         PyReport::new(py, &self.inner, &report)
     }
 
+    /// Watches the disk: a root or a tracked file's directory moved or
+    /// removed is acted on (a rescan) within about 50 ms; `callback(event)`
+    /// is called on the watcher's thread for each `ScopeEvent`. Returns the
+    /// guard that keeps it running (a context manager; `close()`).
+    #[pyo3(signature = (callback = None))]
+    fn watch(
+        &self,
+        py: Python<'_>,
+        callback: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<crate::watch::PyWatchGuard> {
+        if let Some(c) = &callback
+            && !c.is_callable()
+        {
+            let kind = c.get_type().name()?;
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "callback must be callable or None, not {kind}"
+            )));
+        }
+        crate::watch::PyWatchGuard::start(py, &self.inner, callback.map(Bound::unbind))
+    }
+
     /// One request's roots (the 2026-07-28 revision): the list it carries,
     /// or `None` for a client without the roots capability; nothing is
     /// installed in `self`.
