@@ -88,9 +88,11 @@ def test_without_a_watcher_a_move_is_seen_at_rescan(tree):
         held.read()
 
 
-def test_a_callback_that_raises_does_not_stop_the_watcher(tree):
+def test_a_callback_that_raises_does_not_stop_the_watcher(tree, monkeypatch):
     roots = live(tree, "a")
     seen: list[str] = []
+    reported: list[BaseException | None] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: reported.append(u.exc_value))
 
     def callback(event: mcp_roots.ScopeEvent) -> None:
         seen.append(event.kind)
@@ -105,6 +107,9 @@ def test_a_callback_that_raises_does_not_stop_the_watcher(tree):
         os.rename(f"{tree}/a/x.txt", f"{tree}/outside/d/x.txt")
         wait_for(lambda: second.revoked is not None, "the second file revoked")
     assert seen.count("handle_revoked") >= 2
+    # Each exception is reported as unraisable, none stops the watcher.
+    assert len(reported) == len(seen)
+    assert all(isinstance(e, RuntimeError) for e in reported)
 
 
 def test_watch_refuses_what_is_not_callable(tree):
