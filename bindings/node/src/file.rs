@@ -85,7 +85,7 @@ pub(crate) fn read_sized(
         if len == 0 {
             file.read_to_end(&mut data)?;
         } else {
-            file.by_ref().take(len as u64).read_to_end(&mut data)?;
+            Read::take(&mut *file, len as u64).read_to_end(&mut data)?;
         }
         return Ok(Either::B(data));
     }
