@@ -291,7 +291,7 @@ impl Snapshot<'_> {
     pub fn read_with<T: Target + ?Sized, R>(
         &self,
         target: &T,
-        read: impl FnOnce(&mut std::fs::File) -> std::io::Result<R>,
+        read: impl FnOnce(&mut std::fs::File, u64) -> std::io::Result<R>,
     ) -> Result<R, Error> {
         self.in_scope(target, Operation::Open)?;
         self.set().read_with(target, read)

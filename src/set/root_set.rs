@@ -298,9 +298,10 @@ impl RootSet {
     }
 
     /// Opens a regular file read-only, as [`read`](Self::read) does, and
-    /// hands it to `read`, which reads it into a buffer of the caller's (the
-    /// Node binding reads into a `Buffer` sized by the file's length). The
-    /// file is closed when `read` returns; it cannot outlive the call.
+    /// hands it to `read` with its length at the open (from the `fstat` the
+    /// open makes anyway), to read it into a buffer of the caller's (the
+    /// Node binding reads into a `Buffer` of that size). The file is closed
+    /// when `read` returns.
     ///
     /// # Errors
     ///
@@ -308,7 +309,7 @@ impl RootSet {
     pub fn read_with<T: Target + ?Sized, R>(
         &self,
         target: &T,
-        read: impl FnOnce(&mut File) -> std::io::Result<R>,
+        read: impl FnOnce(&mut File, u64) -> std::io::Result<R>,
     ) -> Result<R, Error> {
         traced(|| {
             ops::open::read_file_with(

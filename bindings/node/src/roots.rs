@@ -344,7 +344,9 @@ macro_rules! operations {
             ) -> napi::Result<Either<u32, BufferSlice<'env>>> {
                 let read = self
                     .inner
-                    .read_with(&path, |file| crate::file::read_sized(file, &mut scratch))
+                    .read_with(&path, |file, len| {
+                        crate::file::read_sized(file, len, &mut scratch)
+                    })
                     .napi()?;
                 match read {
                     Either::A(n) => Ok(Either::A(n as u32)),

@@ -16,7 +16,7 @@ pub(crate) trait Scope: Clone + Send + Sync + 'static {
     fn read_with<R>(
         &self,
         path: &str,
-        read: impl FnOnce(&mut std::fs::File) -> std::io::Result<R>,
+        read: impl FnOnce(&mut std::fs::File, u64) -> std::io::Result<R>,
     ) -> Result<R, Error>;
     fn write_atomic(&self, path: &str, data: &[u8]) -> Result<(), Error>;
     fn read_dir(&self, path: &str) -> Result<Vec<DirEntry>, Error>;
@@ -43,7 +43,7 @@ macro_rules! scope {
             fn read_with<R>(
                 &self,
                 path: &str,
-                read: impl FnOnce(&mut std::fs::File) -> std::io::Result<R>,
+                read: impl FnOnce(&mut std::fs::File, u64) -> std::io::Result<R>,
             ) -> Result<R, Error> {
                 let $s = self;
                 $set.read_with(path, read)
