@@ -113,6 +113,8 @@ const SPECS = {
   copyFile: [['from', 'path'], ['to', 'path']],
   resolve: [['path', 'path']],
   replace: [['roots', 'roots']],
+  newRoots: [['policy', 'object?']],
+  newRootSet: [['roots', 'roots'], ['options', 'object?']],
   forRequest: [['roots', 'roots?']],
   fileRead: [['length', 'uint32?'], ['position', 'position?']],
   fileWrite: [['data', 'data'], ['position', 'position?']],
@@ -132,6 +134,9 @@ function check(name, args, notUtf8) {
       case 'data': out[i] = data(arg, v); break
       case 'roots': out[i] = rootList(arg, v, notUtf8); break
       case 'roots?': out[i] = v == null ? v : rootList(arg, v, notUtf8); break
+      case 'object?':
+        if (v != null && (typeof v !== 'object' || Array.isArray(v))) throw typeError(arg, 'of type object', v)
+        break
       case 'uint32?': out[i] = optionalInteger(arg, v, UINT32); break
       case 'position?': out[i] = optionalInteger(arg, v, Number.MAX_SAFE_INTEGER); break
       default: throw new Error(`no such argument kind ${kind}`)

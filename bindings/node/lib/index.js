@@ -15,16 +15,16 @@ const OPERATIONS = [
   'rename', 'renameSync', 'copyFile', 'copyFileSync', 'resolve', 'resolveSync',
 ]
 const { FileHandle } = native
-// The constructors raise a PatternError for a bad pattern.
-const Roots = convertingConstructor(native.Roots)
-const RootSet = convertingConstructor(native.RootSet)
-wrapMethods(Roots.prototype, OPERATIONS)
-wrapMethods(RootSet.prototype, OPERATIONS)
-wrapMethods(FileHandle.prototype, ['read', 'readSync', 'write', 'writeSync', 'statSync', 'whereSync', 'close', 'closeSync'])
-
 // A path that cannot be UTF-8 (a lone surrogate) is the library's refusal
 // (`invalid_uri`), built by the addon.
 const notUtf8 = converting(native.notUtf8)
+// The constructors raise a PatternError for a bad pattern, a TypeError for
+// arguments of the wrong type.
+const Roots = convertingConstructor(native.Roots, (args) => check('newRoots', args, notUtf8))
+const RootSet = convertingConstructor(native.RootSet, (args) => check('newRootSet', args, notUtf8))
+wrapMethods(Roots.prototype, OPERATIONS)
+wrapMethods(RootSet.prototype, OPERATIONS)
+wrapMethods(FileHandle.prototype, ['read', 'readSync', 'write', 'writeSync', 'statSync', 'whereSync', 'close', 'closeSync'])
 
 // Arguments in Node's terms (lib/arguments.js): a TypeError or RangeError
 // before the addon sees them; the promise methods reject with it.
