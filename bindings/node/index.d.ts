@@ -152,9 +152,9 @@ export declare class RootSet {
 /** A running watcher; `close()` stops it (and so does its collection). */
 export declare class Watcher {
   /**
-   * Stops the watcher; no callback is called after it returns (events
-   * already queued for the event loop are dropped). Closing twice does
-   * nothing.
+   * Stops the watcher: no event is queued for the callback after it
+   * returns (the JavaScript layer drops those already queued). Closing
+   * twice does nothing.
    */
   close(): void
   /** Whether `close()` was called. */

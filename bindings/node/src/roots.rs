@@ -404,7 +404,7 @@ macro_rules! operations {
                 max_entries: f64,
             ) -> napi::Result<AsyncTask<Job<WalkResult>>> {
                 let s = self.inner.clone();
-                let limits = walk_limits(max_depth, max_entries)?;
+                let limits = crate::values::walk_limits(max_depth, max_entries)?;
                 Ok(Job::new(move || {
                     s.walk(&path, limits).napi().map(WalkResult::collect)
                 }))
@@ -417,7 +417,7 @@ macro_rules! operations {
                 max_depth: f64,
                 max_entries: f64,
             ) -> napi::Result<WalkResult> {
-                let limits = walk_limits(max_depth, max_entries)?;
+                let limits = crate::values::walk_limits(max_depth, max_entries)?;
                 self.inner
                     .walk(&path, limits)
                     .napi()
@@ -515,31 +515,6 @@ macro_rules! operations {
             }
         }
     };
-}
-
-/// The largest limit: what a JavaScript number holds exactly.
-const MAX_LIMIT: f64 = 9_007_199_254_740_991.0;
-
-/// Walk limits as given, never wrapped: each an integer from 0 to
-/// `Number.MAX_SAFE_INTEGER` (the JavaScript layer throws a `RangeError`
-/// before this refusal can be reached).
-fn walk_limits(max_depth: f64, max_entries: f64) -> napi::Result<mcp_roots::WalkLimits> {
-    let limit = |what: &str, v: f64| {
-        if v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= MAX_LIMIT {
-            Ok(v as usize)
-        } else {
-            Err(napi::Error::new(
-                Status::InvalidArg,
-                format!(
-                    "The value of \"{what}\" is out of range. It must be an integer >= 0 and <= {MAX_LIMIT}. Received {v}"
-                ),
-            ))
-        }
-    };
-    Ok(mcp_roots::WalkLimits::new(
-        limit("maxDepth", max_depth)?,
-        limit("maxEntries", max_entries)?,
-    ))
 }
 
 fn overwrite(replace: Option<bool>) -> mcp_roots::Overwrite {

@@ -102,9 +102,9 @@ impl Watcher {
 
 #[napi]
 impl Watcher {
-    /// Stops the watcher; no callback is called after it returns (events
-    /// already queued for the event loop are dropped). Closing twice does
-    /// nothing.
+    /// Stops the watcher: no event is queued for the callback after it
+    /// returns (the JavaScript layer drops those already queued). Closing
+    /// twice does nothing.
     #[napi]
     pub fn close(&self) {
         let guard = self.guard.lock().unwrap_or_else(|e| e.into_inner()).take();
