@@ -114,7 +114,12 @@ function isUtf8(encoding) {
  * `{ required: true }` always throws under Node (it has threads before any
  * script runs).
  */
-const confine = converting(native.confine)
+const nativeConfine = converting(native.confine)
+function confine(roots, options) {
+  if (!(roots instanceof Roots)) throw typeError('roots', 'an instance of Roots', roots)
+  if (options != null && (typeof options !== 'object' || Array.isArray(options))) throw typeError('options', 'of type object', options)
+  return nativeConfine(roots, options)
+}
 
 // `roots.watch(callback?)`: a `Watcher` whose `close()` stops it. No
 // callback runs once `close()` returned (an event already queued for the

@@ -86,6 +86,10 @@ test('other arguments of the wrong type', async () => {
   assert.throws(() => new Roots('policy'), isType)
   assert.throws(() => new Roots([]), isType)
   assert.equal(new RootSet([new URL(`file://${t}/a`)]).readFileSync(p, 'utf8'), 'hello')
+  // confine: checked before anything is confined.
+  const { confine } = require('mcp-roots')
+  for (const bad of [undefined, 5, {}, new RootSet([])]) assert.throws(() => confine(bad), isType)
+  assert.throws(() => confine(roots, 'required'), isType)
   assert.throws(() => roots.replace('file:///tmp'), isType)
   assert.throws(() => roots.replace([5]), isType)
   assert.throws(() => roots.replace([{ uri: 5 }]), isType)
