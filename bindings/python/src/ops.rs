@@ -11,6 +11,11 @@ use pyo3::prelude::*;
 /// byte that is not UTF-8) cannot be UTF-8 either: the library's
 /// `invalid_uri`, as the core classifies bytes that are not UTF-8.
 pub(crate) fn input(path: &Bound<'_, PyAny>) -> PyResult<String> {
+    text_arg("path", path)
+}
+
+/// [`input`] for the argument `what` (a path, a root).
+pub(crate) fn text_arg(what: &str, path: &Bound<'_, PyAny>) -> PyResult<String> {
     use pyo3::types::{PyString, PyStringMethods};
     let text = match path.cast::<PyString>() {
         Ok(text) => text.clone(),
@@ -21,7 +26,7 @@ pub(crate) fn input(path: &Bound<'_, PyAny>) -> PyResult<String> {
                 _ => {
                     let kind = path.get_type().name()?;
                     return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                        "path must be a str or an os.PathLike returning str, not {kind}"
+                        "{what} must be a str or an os.PathLike returning str, not {kind}"
                     )));
                 }
             }

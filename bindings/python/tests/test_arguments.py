@@ -132,3 +132,29 @@ def test_walk_limits_as_given(tree):
         assert max(e.depth for e in scope.walk(f"{tree}/a", 2**63, 100).entries) == 3
         capped = scope.walk(f"{tree}/a", 10, 1)
         assert len(capped) == 1 and capped.truncated
+
+
+@pytest.mark.parametrize("roots", [None, 5, "file:///tmp", b"/tmp", [None], [5], [b"/tmp"], [("/tmp",)], [("/tmp", 5)], [("/tmp", "n", "x")]])
+def test_a_root_list_of_another_type_is_a_type_error_saying_what_is_accepted(roots):
+    makers = [lambda r: Roots().replace(r), lambda r: RootSet(r)]
+    if roots is not None:  # for_request(None): a client without the capability
+        makers.append(lambda r: Roots().for_request(r))
+    for make in makers:
+        with pytest.raises(TypeError) as info:
+            make(roots)
+        message = str(info.value)
+        assert "RootArg" not in message and "variant" not in message, message
+        assert " must be " in message, message
+
+
+def test_roots_as_path_likes_and_pairs_and_the_surrogate_refusal(tree):
+    roots = Roots()
+    report = roots.replace([pathlib.Path(f"{tree}/a"), (Fs(f"file://{tree}/b"), "b"), (f"{tree}/outside", None)])
+    assert report.rejected == []
+    assert [r.name for r in roots.roots] == [None, "b", None]
+    assert RootSet(iter([f"{tree}/a"])).read_text(f"{tree}/a/x.txt") == "hello"
+    for bad in ([f"{tree}/\ud800"], [(f"file://{tree}/\udcff", "n")]):
+        with pytest.raises(mcp_roots.InvalidUriError):
+            Roots().replace(bad)
+        with pytest.raises(mcp_roots.InvalidUriError):
+            RootSet(bad)

@@ -7,7 +7,7 @@ from typing import Callable, Literal, Sequence, TypedDict
 from ._file import File
 
 Path = str | os.PathLike[str]
-RootArg = str | tuple[str, str | None]
+RootArg = str | os.PathLike[str] | tuple[str | os.PathLike[str], str | None]
 FileType = Literal["file", "dir", "symlink", "other"]
 
 REASONS: list[str]
