@@ -164,10 +164,12 @@ let seen = 0
 const watcher = roots.watch(() => { seen++ })
 const held = roots.openSync(t + '/a/sub/y.txt')
 fs.renameSync(t + '/a/sub', t + '/outside/sub')
-// Busy on the event loop while the watcher queues its event, then closed
-// from outside the callback, then collected.
-const end = Date.now() + 300
-while (Date.now() < end) {}
+// Busy on the event loop while the watcher revokes the handle and queues
+// its event (bounded), then closed from outside the callback.
+const end = Date.now() + 10000
+while (held.revoked === null && Date.now() < end) {}
+const queued = Date.now() + 50
+while (Date.now() < queued) {}
 watcher.close()
 const after = seen
 setTimeout(() => {
