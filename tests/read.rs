@@ -85,3 +85,67 @@ fn a_snapshot_reads_untracked_and_refuses_under_a_removed_root() {
     let late = snap.read(&format!("{top}/root/small.md")).unwrap_err();
     assert_eq!(late.kind(), ErrorKind::ScopeLost);
 }
+
+/// `read_with`: the same open as `read` (the same refusals, before the
+/// closure runs), the length from the open's `fstat`, the closure's error
+/// as `io`, and on a snapshot the same `scope_lost` once the root is gone.
+#[test]
+fn read_with_hands_over_the_open_file_and_its_length() {
+    use std::io::Read as _;
+    let (_tmp, top) = tree();
+    let set = RootSet::from_uris([format!("{top}/root")]);
+    for (name, want) in [
+        ("small.md", b"small".to_vec()),
+        ("big.bin", vec![7u8; 100_000]),
+    ] {
+        let got = set
+            .read_with(&format!("{top}/root/{name}"), |file, len| {
+                let mut data = Vec::new();
+                file.read_to_end(&mut data)?;
+                Ok((len, data))
+            })
+            .unwrap();
+        assert_eq!(got, (want.len() as u64, want), "{name}");
+    }
+    for (input, kind) in [
+        (format!("{top}/root/out"), ErrorKind::OutsideRoots),
+        (format!("{top}/root/fifo"), ErrorKind::NotARegularFile),
+        (format!("{top}/root"), ErrorKind::NotARegularFile),
+        (format!("{top}/root/missing"), ErrorKind::NotFound),
+    ] {
+        let err = set
+            .read_with(&input, |_, _| -> std::io::Result<()> {
+                panic!("the closure ran for a refused {input}")
+            })
+            .unwrap_err();
+        assert_eq!(err.kind(), kind, "{input}");
+    }
+    let failed = set
+        .read_with(
+            &format!("{top}/root/small.md"),
+            |_, _| -> std::io::Result<()> {
+                Err(std::io::Error::other("the caller's own failure"))
+            },
+        )
+        .unwrap_err();
+    assert_eq!(failed.kind(), ErrorKind::Io);
+
+    let roots = Roots::default();
+    roots.replace_uris([format!("{top}/root")]);
+    let snap = roots.load();
+    assert_eq!(
+        snap.read_with(&format!("{top}/root/small.md"), |_, len| Ok(len))
+            .unwrap(),
+        5
+    );
+    assert_eq!(
+        roots.tracked(),
+        0,
+        "the file is closed when the closure returns"
+    );
+    roots.replace_uris(Vec::<String>::new());
+    let late = snap
+        .read_with(&format!("{top}/root/small.md"), |_, len| Ok(len))
+        .unwrap_err();
+    assert_eq!(late.kind(), ErrorKind::ScopeLost);
+}

@@ -46,6 +46,13 @@ export declare class Roots {
   /** Checks every root and tracked file against the disk. */
   rescan(): Report
   /**
+   * Watches the disk: a root or a tracked file's directory moved or
+   * removed is acted on (a rescan) within about 50 ms; `callback` gets
+   * each event on the event loop. The watcher never keeps the process
+   * alive; `close()` stops it.
+   */
+  watch(callback?: ((event: ScopeEvent) => void) | null): Watcher
+  /**
    * One request's roots (the list it carries, or null for a client
    * without the roots capability); nothing is installed in `this`.
    */
@@ -62,11 +69,12 @@ export declare class Roots {
   readBytes(path: string): Promise<Buffer>
   readBytesSync(path: string): Buffer
   /**
-   * The file's bytes copied into `scratch` when they fit (their
-   * length is returned), else a `Buffer` of its own: the
+   * The file's bytes, read into `scratch` when they fit (their
+   * length is returned), else into a `Buffer` of their own: the
    * JavaScript layer's `readFileSync`, which copies them into a
-   * `Buffer` from Node's pool, faster than a `Buffer` the addon
-   * creates (see docs/PERFORMANCE.md).
+   * `Buffer` from Node's pool (see docs/PERFORMANCE.md). As
+   * `fs.readFileSync`, the length is the file's at the open
+   * (`fstat`), read with one `read` when it fits.
    */
   readIntoSync(path: string, scratch: Buffer): number | Buffer
   readText(path: string): Promise<string>
@@ -109,11 +117,12 @@ export declare class RootSet {
   readBytes(path: string): Promise<Buffer>
   readBytesSync(path: string): Buffer
   /**
-   * The file's bytes copied into `scratch` when they fit (their
-   * length is returned), else a `Buffer` of its own: the
+   * The file's bytes, read into `scratch` when they fit (their
+   * length is returned), else into a `Buffer` of their own: the
    * JavaScript layer's `readFileSync`, which copies them into a
-   * `Buffer` from Node's pool, faster than a `Buffer` the addon
-   * creates (see docs/PERFORMANCE.md).
+   * `Buffer` from Node's pool (see docs/PERFORMANCE.md). As
+   * `fs.readFileSync`, the length is the file's at the open
+   * (`fstat`), read with one `read` when it fits.
    */
   readIntoSync(path: string, scratch: Buffer): number | Buffer
   readText(path: string): Promise<string>
@@ -138,6 +147,18 @@ export declare class RootSet {
   copyFileSync(from: string, to: string): number
   resolve(path: string): Promise<ResolvedPath>
   resolveSync(path: string): ResolvedPath
+}
+
+/** A running watcher; `close()` stops it (and so does its collection). */
+export declare class Watcher {
+  /**
+   * Stops the watcher: no event is queued for the callback after it
+   * returns (the JavaScript layer drops those already queued). Closing
+   * twice does nothing.
+   */
+  close(): void
+  /** Whether `close()` was called. */
+  get closed(): boolean
 }
 
 /**
@@ -198,6 +219,15 @@ export interface DirEntry {
   /** `"file"`, `"dir"`, `"symlink"` or `"other"`. */
   type: string
 }
+
+/**
+ * Throws the library's refusal of a path that cannot be UTF-8 (the
+ * JavaScript layer calls it for a string with a lone surrogate, which napi
+ * would otherwise turn into U+FFFD, naming another file): `invalid_uri`,
+ * as the core classifies bytes that are not UTF-8 (and as the Python
+ * binding does).
+ */
+export declare function notUtf8(input: string): void
 
 /** The server's policy (see `Roots` in the README). */
 export interface Policy {
@@ -271,6 +301,27 @@ export interface RootInfo {
   hides: Array<string>
   /** The patterns of what is kept read-only in it, in order. */
   protects: Array<string>
+}
+
+/** What the watcher noticed. */
+export interface ScopeEvent {
+  /**
+   * `"root_gone"`, `"root_back"`, `"handle_revoked"`, `"overflow"` or
+   * `"degraded"`.
+   */
+  kind: string
+  /** The root's URI as the client gave it (`root_gone`, `root_back`). */
+  uri?: string
+  /**
+   * The path below its root a revoked handle was opened as
+   * (`handle_revoked`), or the directory that could not be watched
+   * (`degraded`).
+   */
+  path?: string
+  /** Why the handle was revoked (`handle_revoked`: `"scope_lost"`). */
+  reason?: string
+  /** What failed (`degraded`). */
+  detail?: string
 }
 
 /** A fixed set's own patterns (see `RootSet` in the README). */

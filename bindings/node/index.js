@@ -838,5 +838,7 @@ module.exports = nativeBinding
 module.exports.FileHandle = nativeBinding.FileHandle
 module.exports.Roots = nativeBinding.Roots
 module.exports.RootSet = nativeBinding.RootSet
+module.exports.Watcher = nativeBinding.Watcher
 module.exports.confine = nativeBinding.confine
+module.exports.notUtf8 = nativeBinding.notUtf8
 module.exports.reasons = nativeBinding.reasons

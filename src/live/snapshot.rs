@@ -281,6 +281,22 @@ impl Snapshot<'_> {
         self.set().read(target)
     }
 
+    /// Opens a regular file read-only and hands it to `read`; see
+    /// [`RootSet::read_with`]. Not tracked, as [`read`](Self::read): the
+    /// file is closed when `read` returns.
+    ///
+    /// # Errors
+    ///
+    /// As [`read`](Self::read); `io` with the error `read` returned.
+    pub fn read_with<T: Target + ?Sized, R>(
+        &self,
+        target: &T,
+        read: impl FnOnce(&mut std::fs::File, u64) -> std::io::Result<R>,
+    ) -> Result<R, Error> {
+        self.in_scope(target, Operation::Open)?;
+        self.set().read_with(target, read)
+    }
+
     /// Reads a regular file whole as UTF-8 text; see
     /// [`RootSet::read_to_string`]. Not tracked, as [`read`](Self::read).
     ///

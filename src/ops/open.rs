@@ -117,11 +117,25 @@ fn open_across<'s>(
 /// file's kind is already known from the open, so no other `fstat`).
 pub(crate) fn read_file(sel: &Selected, op: Operation) -> Result<Vec<u8>, Error> {
     use std::io::Read as _;
-    let mut file = open_file(sel, &OpenOptions::new().how(), op)?.file;
-    let mut data = Vec::with_capacity(8 * 1024);
-    file.read_to_end(&mut data)
-        .map_err(|e| Error::from_os(e, op, sel.input))?;
-    Ok(data)
+    read_file_with(sel, op, |file, _| {
+        let mut data = Vec::with_capacity(8 * 1024);
+        file.read_to_end(&mut data)?;
+        Ok(data)
+    })
+}
+
+/// Opens the regular file `sel` read-only as [`read_file`] does and hands
+/// it to `read` with its length at the open (from the `fstat` that checked
+/// its type: no other system call); the file is closed when `read`
+/// returns.
+pub(crate) fn read_file_with<R>(
+    sel: &Selected,
+    op: Operation,
+    read: impl FnOnce(&mut std::fs::File, u64) -> std::io::Result<R>,
+) -> Result<R, Error> {
+    let (opened, len) = open_file_sized(sel, &OpenOptions::new().how(), op)?;
+    let mut file = opened.file;
+    read(&mut file, len).map_err(|e| Error::from_os(e, op, sel.input))
 }
 
 /// [`read_file`] as text.
@@ -142,6 +156,16 @@ pub(crate) fn open_file<'s>(
     how: &How,
     op: Operation,
 ) -> Result<Opened<'s>, Error> {
+    open_file_sized(sel, how, op).map(|(opened, _)| opened)
+}
+
+/// [`open_file`], with the file's length from the `fstat` that checked its
+/// type.
+fn open_file_sized<'s>(
+    sel: &Selected<'s>,
+    how: &How,
+    op: Operation,
+) -> Result<(Opened<'s>, u64), Error> {
     if how.changes() {
         sel.writable(op)?;
     }
@@ -165,7 +189,8 @@ pub(crate) fn open_file<'s>(
         open_judged(sel, sel.rel(), open_how, op)?.opened
     };
     let file = &opened.file;
-    match sys::kind_of(file).map_err(fail)? {
+    let (kind, len) = sys::kind_of(file).map_err(fail)?;
+    match kind {
         Kind::File => {}
         Kind::Dir => {
             return Err(
@@ -189,7 +214,7 @@ pub(crate) fn open_file<'s>(
     }
     // O_NONBLOCK stays: Linux ignores it for regular files, and clearing
     // it would cost a syscall per open.
-    Ok(opened)
+    Ok((opened, len))
 }
 
 /// A file operation on a path that demands a directory (a trailing `/`, or

@@ -298,6 +298,29 @@ impl RootSet {
         traced(|| ops::open::read_file(&target.select(self, Operation::Open)?, Operation::Open))
     }
 
+    /// Opens a regular file read-only, as [`read`](Self::read) does, and
+    /// hands it to `read` with its length at the open (from the `fstat` the
+    /// open makes anyway), to read it into a buffer of the caller's (the
+    /// Node binding reads into a `Buffer` of that size). The file is closed
+    /// when `read` returns.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open); `io` with the error `read` returned.
+    pub fn read_with<T: Target + ?Sized, R>(
+        &self,
+        target: &T,
+        read: impl FnOnce(&mut File, u64) -> std::io::Result<R>,
+    ) -> Result<R, Error> {
+        traced(|| {
+            ops::open::read_file_with(
+                &target.select(self, Operation::Open)?,
+                Operation::Open,
+                read,
+            )
+        })
+    }
+
     /// Reads a regular file whole as UTF-8 text (`std::fs::read_to_string`
     /// beneath a root).
     ///

@@ -104,16 +104,16 @@ pub(crate) fn link_count(file: &File) -> io::Result<u64> {
     Ok(rustix::fs::fstat(file)?.st_nlink as u64)
 }
 
-/// The type of an open file, from one `fstat`.
-pub(crate) fn kind_of(file: &File) -> io::Result<Kind> {
+/// The type and length of an open file, from one `fstat`.
+pub(crate) fn kind_of(file: &File) -> io::Result<(Kind, u64)> {
     use rustix::fs::FileType;
-    Ok(
-        match FileType::from_raw_mode(rustix::fs::fstat(file)?.st_mode) {
-            FileType::RegularFile => Kind::File,
-            FileType::Directory => Kind::Dir,
-            _ => Kind::Special,
-        },
-    )
+    let stat = rustix::fs::fstat(file)?;
+    let kind = match FileType::from_raw_mode(stat.st_mode) {
+        FileType::RegularFile => Kind::File,
+        FileType::Directory => Kind::Dir,
+        _ => Kind::Special,
+    };
+    Ok((kind, u64::try_from(stat.st_size).unwrap_or(0)))
 }
 
 /// The identity of an open file or directory.

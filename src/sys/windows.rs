@@ -267,9 +267,10 @@ fn kind_of_type(meta: &Metadata) -> Kind {
     }
 }
 
-/// The type of an open file.
-pub(crate) fn kind_of(file: &File) -> io::Result<Kind> {
-    Ok(kind_of_type(&metadata(file)?))
+/// The type and length of an open file.
+pub(crate) fn kind_of(file: &File) -> io::Result<(Kind, u64)> {
+    let meta = metadata(file)?;
+    Ok((kind_of_type(&meta), meta.len()))
 }
 
 fn identity_of_metadata(meta: &Metadata) -> Identity {

@@ -4,7 +4,11 @@
 // approach: resolve, prefix test, realpath, prefix test again, read by
 // path); the promise methods against fs.promises. One run; prints a table.
 //
-//   node bindings/node/bench/read.js [iterations] [rounds]
+//   node bindings/node/bench/read.js [iterations] [rounds] [depth]
+//
+// `depth` is the number of components below the root (default 2:
+// `notes/sub/todo.md` beneath the root `notes`): without openat2 the
+// library opens once per component.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -12,6 +16,7 @@ const { Roots } = require('mcp-roots')
 
 const N = Number(process.argv[2] ?? 20000)
 const ROUNDS = Number(process.argv[3] ?? 5)
+const DEPTH = Number(process.argv[4] ?? 2)
 
 function within(allowed, p) {
   return allowed.some((d) => p === d || p.startsWith(d + path.sep))
@@ -48,8 +53,9 @@ async function perCallAsync(f, n) {
 
 async function main() {
   const t = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mr')))
-  fs.mkdirSync(`${t}/notes/sub`, { recursive: true })
-  const p = `${t}/notes/sub/todo.md`
+  const dir = [`${t}/notes`, ...Array.from({ length: DEPTH - 1 }, (_, i) => (i === 0 ? 'sub' : `d${i}`))].join('/')
+  fs.mkdirSync(dir, { recursive: true })
+  const p = `${dir}/todo.md`
   fs.writeFileSync(p, 'x'.repeat(1024))
   const roots = new Roots()
   roots.replace([`file://${t}/notes`])
@@ -76,6 +82,7 @@ async function main() {
   }
   const base = rows['fs.readFileSync(p)']
   const naive = rows['validatePath + fs.readFileSync']
+  console.log(`depth ${DEPTH} below the root: ${p.slice(t.length + '/notes/'.length)}`)
   console.log(`${'call (1 KiB file)'.padEnd(44)} ${'CPU µs'.padStart(8)} ${'× fs'.padStart(6)} ${'× naive'.padStart(8)}`)
   for (const [name, us] of Object.entries(rows)) {
     console.log(`${name.padEnd(44)} ${us.toFixed(2).padStart(8)} ${(us / base).toFixed(2).padStart(6)} ${(us / naive).toFixed(2).padStart(8)}`)

@@ -76,12 +76,17 @@ function converting(fn) {
   }
 }
 
-/** `Class` constructed through a proxy whose native errors become ours (`instanceof` still holds). */
-function convertingConstructor(Class) {
+/**
+ * `Class` constructed through a proxy whose native errors become ours
+ * (`instanceof` still holds); `prepare(args)`, when given, checks and
+ * converts the arguments first.
+ */
+function convertingConstructor(Class, prepare = (args) => args) {
   const proxy = new Proxy(Class, {
     construct(target, args, newTarget) {
+      const checked = prepare(args)
       try {
-        return Reflect.construct(target, args, newTarget === proxy ? target : newTarget)
+        return Reflect.construct(target, checked, newTarget === proxy ? target : newTarget)
       } catch (err) {
         throw convert(err)
       }

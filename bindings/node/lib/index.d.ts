@@ -5,7 +5,7 @@ import type * as native from '../index'
 
 export type {
   ConfineOptions, ConfinementReport, DirEntry, FileHandle, Policy, ResolvedPath, Revoked, RootArg, RootInfo,
-  SetOptions, Stat, WalkEntry,
+  ScopeEvent, SetOptions, Stat, WalkEntry, Watcher,
 } from '../index'
 
 /** A refusal or failure of an operation on the roots. */

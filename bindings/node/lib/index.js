@@ -6,6 +6,7 @@ const native = require('../index.js')
 const {
   ConfinementError, McpRootsError, PatternError, convert, converting, convertingConstructor, fromPayload, wrapMethods,
 } = require('./errors.js')
+const { check, checking, typeError } = require('./arguments.js')
 
 const OPERATIONS = [
   'open', 'openSync', 'readBytes', 'readBytesSync', 'readText', 'readTextSync',
@@ -14,12 +15,32 @@ const OPERATIONS = [
   'rename', 'renameSync', 'copyFile', 'copyFileSync', 'resolve', 'resolveSync',
 ]
 const { FileHandle } = native
-// The constructors raise a PatternError for a bad pattern.
-const Roots = convertingConstructor(native.Roots)
-const RootSet = convertingConstructor(native.RootSet)
+// A path that cannot be UTF-8 (a lone surrogate) is the library's refusal
+// (`invalid_uri`), built by the addon.
+const notUtf8 = converting(native.notUtf8)
+// The constructors raise a PatternError for a bad pattern, a TypeError for
+// arguments of the wrong type.
+const Roots = convertingConstructor(native.Roots, (args) => check('newRoots', args, notUtf8))
+const RootSet = convertingConstructor(native.RootSet, (args) => check('newRootSet', args, notUtf8))
 wrapMethods(Roots.prototype, OPERATIONS)
 wrapMethods(RootSet.prototype, OPERATIONS)
 wrapMethods(FileHandle.prototype, ['read', 'readSync', 'write', 'writeSync', 'statSync', 'whereSync', 'close', 'closeSync'])
+
+// Arguments in Node's terms (lib/arguments.js): a TypeError or RangeError
+// before the addon sees them; the promise methods reject with it.
+const PROMISED = ['open', 'readBytes', 'readText', 'writeFile', 'readdir', 'walk', 'stat', 'mkdir', 'unlink', 'rmdir', 'rename', 'copyFile', 'resolve']
+for (const Class of [Roots, RootSet]) {
+  for (const name of PROMISED) {
+    checking(Class.prototype, name, name, true, notUtf8)
+    checking(Class.prototype, `${name}Sync`, name, false, notUtf8)
+  }
+}
+checking(Roots.prototype, 'replace', 'replace', false, notUtf8)
+checking(Roots.prototype, 'forRequest', 'forRequest', false, notUtf8)
+checking(FileHandle.prototype, 'read', 'fileRead', true, notUtf8)
+checking(FileHandle.prototype, 'readSync', 'fileRead', false, notUtf8)
+checking(FileHandle.prototype, 'write', 'fileWrite', true, notUtf8)
+checking(FileHandle.prototype, 'writeSync', 'fileWrite', false, notUtf8)
 
 // Refused roots carry their error as an `McpRootsError`, walks their errors.
 const withErrors = (rejected) => rejected.map((r) => ({ ...r, error: fromPayload(r.error) }))
@@ -50,7 +71,8 @@ for (const Class of [Roots, RootSet]) {
 // returns, so nothing else ever sees it.
 const SCRATCH_BYTES = 64 * 1024
 let scratch = null
-function readBytesSync(path) {
+function readBytesSync(...args) {
+  const [path] = check('readInto', args, notUtf8)
   scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES)
   let got
   try {
@@ -68,7 +90,11 @@ function readBytesSync(path) {
 for (const Class of [Roots, RootSet]) {
   Class.prototype.readBytesSync = readBytesSync
   Class.prototype.readFile = function (path, encoding) {
-    return isUtf8(encoding) ? this.readText(path) : this.readBytes(path)
+    try {
+      return isUtf8(encoding) ? this.readText(path) : this.readBytes(path)
+    } catch (err) {
+      return Promise.reject(err)
+    }
   }
   Class.prototype.readFileSync = function (path, encoding) {
     return encoding === undefined || !isUtf8(encoding) ? this.readBytesSync(path) : this.readTextSync(path)
@@ -88,8 +114,31 @@ function isUtf8(encoding) {
  * `{ required: true }` always throws under Node (it has threads before any
  * script runs).
  */
-const confine = converting(native.confine)
+const nativeConfine = converting(native.confine)
+function confine(roots, options) {
+  if (!(roots instanceof Roots)) throw typeError('roots', 'an instance of Roots', roots)
+  if (options != null && (typeof options !== 'object' || Array.isArray(options))) throw typeError('options', 'of type object', options)
+  return nativeConfine(roots, options)
+}
+
+// `roots.watch(callback?)`: a `Watcher` whose `close()` stops it. No
+// callback runs once `close()` returned (an event already queued for the
+// event loop is dropped). The watcher never keeps the process alive.
+const { Watcher } = native
+const nativeWatch = Roots.prototype.watch
+Roots.prototype.watch = function (callback) {
+  if (callback != null && typeof callback !== 'function') throw typeError('callback', 'of type function', callback)
+  let watcher = null
+  const guarded = callback == null ? undefined : (event) => { if (watcher !== null && !watcher.closed) callback(event) }
+  try {
+    watcher = nativeWatch.call(this, guarded)
+  } catch (err) {
+    throw convert(err)
+  }
+  return watcher
+}
+if (typeof Symbol.dispose === 'symbol') Watcher.prototype[Symbol.dispose] = function () { this.close() }
 
 module.exports = {
-  Roots, RootSet, FileHandle, McpRootsError, PatternError, ConfinementError, confine, REASONS: native.reasons(),
+  Roots, RootSet, FileHandle, Watcher, McpRootsError, PatternError, ConfinementError, confine, REASONS: native.reasons(),
 }

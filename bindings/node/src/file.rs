@@ -71,6 +71,39 @@ fn write(shared: &Shared, data: &[u8], position: Option<f64>) -> napi::Result<u3
     })
 }
 
+/// Reads the open `file` as `fs.readFileSync` does: as many bytes as its
+/// length at the open (`len`, from the open's `fstat`), into `scratch`
+/// when they fit (the count read is returned), else into a vector of that
+/// capacity; a length of 0 (what some file systems report) reads to the
+/// end.
+pub(crate) fn read_sized(
+    file: &mut std::fs::File,
+    len: u64,
+    scratch: &mut [u8],
+) -> std::io::Result<Either<usize, Vec<u8>>> {
+    let len = usize::try_from(len).unwrap_or(usize::MAX);
+    if len == 0 || len > scratch.len() {
+        let mut data = Vec::with_capacity(len);
+        if len == 0 {
+            file.read_to_end(&mut data)?;
+        } else {
+            Read::take(&mut *file, len as u64).read_to_end(&mut data)?;
+        }
+        return Ok(Either::B(data));
+    }
+    let into = &mut scratch[..len];
+    let mut got = 0;
+    while got < len {
+        match file.read(&mut into[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(Either::A(got))
+}
+
 /// An open file beneath a root.
 #[napi]
 pub struct FileHandle {

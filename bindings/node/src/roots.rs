@@ -167,6 +167,18 @@ impl Roots {
         report(&self.inner, &self.inner.rescan())
     }
 
+    /// Watches the disk: a root or a tracked file's directory moved or
+    /// removed is acted on (a rescan) within about 50 ms; `callback` gets
+    /// each event on the event loop. The watcher never keeps the process
+    /// alive; `close()` stops it.
+    #[napi(ts_args_type = "callback?: ((event: ScopeEvent) => void) | null")]
+    pub fn watch(
+        &self,
+        callback: Option<Function<'_, crate::watch::ScopeEvent, ()>>,
+    ) -> napi::Result<crate::watch::Watcher> {
+        crate::watch::Watcher::start(&self.inner, callback)
+    }
+
     /// One request's roots (the list it carries, or null for a client
     /// without the roots capability); nothing is installed in `this`.
     #[napi]
@@ -317,11 +329,12 @@ macro_rules! operations {
                 crate::task::buffer(env, self.inner.read(&path).napi()?)
             }
 
-            /// The file's bytes copied into `scratch` when they fit (their
-            /// length is returned), else a `Buffer` of its own: the
+            /// The file's bytes, read into `scratch` when they fit (their
+            /// length is returned), else into a `Buffer` of their own: the
             /// JavaScript layer's `readFileSync`, which copies them into a
-            /// `Buffer` from Node's pool, faster than a `Buffer` the addon
-            /// creates (see docs/PERFORMANCE.md).
+            /// `Buffer` from Node's pool (see docs/PERFORMANCE.md). As
+            /// `fs.readFileSync`, the length is the file's at the open
+            /// (`fstat`), read with one `read` when it fits.
             #[napi(ts_return_type = "number | Buffer")]
             pub fn read_into_sync<'env>(
                 &self,
@@ -329,13 +342,15 @@ macro_rules! operations {
                 path: String,
                 mut scratch: BufferSlice<'env>,
             ) -> napi::Result<Either<u32, BufferSlice<'env>>> {
-                let data = self.inner.read(&path).napi()?;
-                match scratch.get_mut(..data.len()) {
-                    Some(into) => {
-                        into.copy_from_slice(&data);
-                        Ok(Either::A(data.len() as u32))
-                    }
-                    None => crate::task::buffer(env, data).map(Either::B),
+                let read = self
+                    .inner
+                    .read_with(&path, |file, len| {
+                        crate::file::read_sized(file, len, &mut scratch)
+                    })
+                    .napi()?;
+                match read {
+                    Either::A(n) => Ok(Either::A(n as u32)),
+                    Either::B(data) => BufferSlice::copy_from(env, data).map(Either::B),
                 }
             }
 
@@ -385,22 +400,24 @@ macro_rules! operations {
             pub fn walk(
                 &self,
                 path: String,
-                max_depth: u32,
-                max_entries: u32,
-            ) -> AsyncTask<Job<WalkResult>> {
+                max_depth: f64,
+                max_entries: f64,
+            ) -> napi::Result<AsyncTask<Job<WalkResult>>> {
                 let s = self.inner.clone();
-                let limits = mcp_roots::WalkLimits::new(max_depth as usize, max_entries as usize);
-                Job::new(move || s.walk(&path, limits).napi().map(WalkResult::collect))
+                let limits = crate::values::walk_limits(max_depth, max_entries)?;
+                Ok(Job::new(move || {
+                    s.walk(&path, limits).napi().map(WalkResult::collect)
+                }))
             }
 
             #[napi]
             pub fn walk_sync(
                 &self,
                 path: String,
-                max_depth: u32,
-                max_entries: u32,
+                max_depth: f64,
+                max_entries: f64,
             ) -> napi::Result<WalkResult> {
-                let limits = mcp_roots::WalkLimits::new(max_depth as usize, max_entries as usize);
+                let limits = crate::values::walk_limits(max_depth, max_entries)?;
                 self.inner
                     .walk(&path, limits)
                     .napi()

@@ -13,6 +13,11 @@ use crate::values::DirEntry;
 pub(crate) trait Scope: Clone + Send + Sync + 'static {
     fn open(&self, path: &str, options: OpenOptions) -> Result<Handle, Error>;
     fn read(&self, path: &str) -> Result<Vec<u8>, Error>;
+    fn read_with<R>(
+        &self,
+        path: &str,
+        read: impl FnOnce(&mut std::fs::File, u64) -> std::io::Result<R>,
+    ) -> Result<R, Error>;
     fn write_atomic(&self, path: &str, data: &[u8]) -> Result<(), Error>;
     fn read_dir(&self, path: &str) -> Result<Vec<DirEntry>, Error>;
     fn walk(&self, path: &str, limits: WalkLimits) -> Result<mcp_roots::Walk, Error>;
@@ -34,6 +39,14 @@ macro_rules! scope {
             fn read(&self, path: &str) -> Result<Vec<u8>, Error> {
                 let $s = self;
                 $set.read(path)
+            }
+            fn read_with<R>(
+                &self,
+                path: &str,
+                read: impl FnOnce(&mut std::fs::File, u64) -> std::io::Result<R>,
+            ) -> Result<R, Error> {
+                let $s = self;
+                $set.read_with(path, read)
             }
             fn write_atomic(&self, path: &str, data: &[u8]) -> Result<(), Error> {
                 let $s = self;

@@ -9,27 +9,36 @@ pub trait IntoJs: Send + 'static {
     fn into_js(self) -> Self::Js;
 }
 
-/// Below this size a `Buffer` is a copy in memory the engine allocates
-/// (cheap); above it, the `Vec` itself, handed over with a finaliser (no
-/// copy).
-const COPY_BELOW: usize = 64 * 1024;
-
-/// Bytes read, as a `Buffer` on the calling thread.
+/// Bytes read, as a `Buffer` holding a copy, on the calling thread: never
+/// an external buffer (Electron's sandbox refuses them).
 pub(crate) fn buffer(env: &Env, data: Vec<u8>) -> napi::Result<BufferSlice<'_>> {
-    if data.len() < COPY_BELOW {
-        BufferSlice::copy_from(env, &data)
-    } else {
-        BufferSlice::from_data(env, data)
+    BufferSlice::copy_from(env, data)
+}
+
+/// Bytes read, handed to JavaScript as a `Buffer` holding a copy (as
+/// [`buffer`]).
+pub struct Bytes(pub Vec<u8>);
+
+impl TypeName for Bytes {
+    fn type_name() -> &'static str {
+        "Buffer"
+    }
+
+    fn value_type() -> ValueType {
+        ValueType::Object
     }
 }
 
-/// Bytes read, handed to JavaScript as a `Buffer`.
-pub struct Bytes(pub Vec<u8>);
-
-impl IntoJs for Bytes {
-    type Js = Buffer;
-    fn into_js(self) -> Buffer {
-        self.0.into()
+impl ToNapiValue for Bytes {
+    unsafe fn to_napi_value(
+        env: napi::sys::napi_env,
+        val: Self,
+    ) -> napi::Result<napi::sys::napi_value> {
+        let env = Env::from_raw(env);
+        let copy = BufferSlice::copy_from(&env, val.0)?;
+        // SAFETY: `env` is the environment napi passed in, and `copy` was
+        // created in it just above.
+        unsafe { <&BufferSlice>::to_napi_value(env.raw(), &copy) }
     }
 }
 
@@ -46,6 +55,7 @@ macro_rules! as_is {
 
 as_is!(
     (),
+    Bytes,
     crate::file::FileHandle,
     String,
     u32,

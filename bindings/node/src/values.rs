@@ -91,6 +91,32 @@ impl WalkResult {
     }
 }
 
+/// The largest limit: what a JavaScript number holds exactly.
+const MAX_LIMIT: f64 = 9_007_199_254_740_991.0;
+
+/// Walk limits as given, never wrapped: each an integer from 0 to
+/// `Number.MAX_SAFE_INTEGER` (the JavaScript layer throws a `RangeError`
+/// before this refusal can be reached).
+pub(crate) fn walk_limits(max_depth: f64, max_entries: f64) -> napi::Result<mcp_roots::WalkLimits> {
+    let limit = |what: &str, v: f64| {
+        if v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= MAX_LIMIT {
+            Ok(v as usize)
+        } else {
+            let range = format!("an integer >= 0 and <= {MAX_LIMIT}");
+            Err(napi::Error::new(
+                napi::Status::InvalidArg,
+                format!(
+                    "The value of \"{what}\" is out of range. It must be {range}. Received {v}"
+                ),
+            ))
+        }
+    };
+    Ok(mcp_roots::WalkLimits::new(
+        limit("maxDepth", max_depth)?,
+        limit("maxEntries", max_entries)?,
+    ))
+}
+
 /// Metadata of a file or directory.
 #[napi(object)]
 pub struct Stat {

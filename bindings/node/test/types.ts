@@ -1,5 +1,6 @@
 // Type-checks the declarations (tsc --noEmit -p .): not run.
 import { Roots, RootSet, McpRootsError, PatternError, ConfinementError, confine } from 'mcp-roots'
+import type { ScopeEvent, Watcher } from 'mcp-roots'
 import { sessionRoots, withRefusals } from 'mcp-roots/mcp'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 
@@ -22,6 +23,10 @@ async function check(): Promise<void> {
   const session = sessionRoots(new McpServer({ name: 'x', version: '0' }))
   const live: Roots = await session.current()
   const tool = withRefusals(async (a: { path: string }) => ({ content: [{ type: 'text' as const, text: a.path }] }))
-  void [reason, text, bytes, chunk, err, live, tool, hides, pattern, bad, kind, enforcement]
+  const watcher: Watcher = roots.watch((e: ScopeEvent) => { const k: string = e.kind; void [k, e.uri, e.path, e.reason] })
+  const silent: Watcher = roots.watch()
+  watcher.close()
+  const closed: boolean = silent.closed
+  void [reason, text, bytes, chunk, err, live, tool, hides, pattern, bad, kind, enforcement, closed]
 }
 void check

@@ -7,6 +7,7 @@ mod file;
 mod ops;
 mod roots;
 mod values;
+mod watch;
 
 use pyo3::prelude::*;
 
@@ -24,6 +25,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<values::PyWalk>()?;
     m.add_class::<values::PyStat>()?;
     m.add_class::<file::RawFile>()?;
+    m.add_class::<watch::PyWatchGuard>()?;
+    m.add_class::<watch::PyScopeEvent>()?;
     m.add_function(wrap_pyfunction!(confine::confine, m)?)?;
     let reasons: Vec<&str> = mcp_roots::ErrorKind::ALL
         .iter()

@@ -3,22 +3,46 @@
 //! writes both method tables, each call a conversion around one library
 //! call made without the GIL.
 
-use std::path::PathBuf;
-
 use pyo3::prelude::*;
 
-/// A path argument (`str` or `os.PathLike`) as the library's input string.
-pub(crate) fn input(path: PathBuf) -> PyResult<String> {
-    path.into_os_string().into_string().map_err(|raw| {
-        crate::errors::to_py(
+/// A path argument (`str` or `os.PathLike[str]`) as the library's input
+/// string. Bytes are refused (`TypeError`): the library takes text. A `str`
+/// that is not valid Unicode (a lone surrogate, or a surrogate escape of a
+/// byte that is not UTF-8) cannot be UTF-8 either: the library's
+/// `invalid_uri`, as the core classifies bytes that are not UTF-8.
+pub(crate) fn input(path: &Bound<'_, PyAny>) -> PyResult<String> {
+    text_arg("path", path)
+}
+
+/// [`input`] for the argument `what` (a path, a root).
+pub(crate) fn text_arg(what: &str, path: &Bound<'_, PyAny>) -> PyResult<String> {
+    use pyo3::types::{PyString, PyStringMethods};
+    let text = match path.cast::<PyString>() {
+        Ok(text) => text.clone(),
+        Err(_) => {
+            let fspath = path.py().import("os")?.getattr("fspath")?.call1((path,));
+            match fspath.as_ref().map(|p| p.cast::<PyString>()) {
+                Ok(Ok(text)) => text.clone(),
+                _ => {
+                    let kind = path.get_type().name()?;
+                    return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                        "{what} must be a str or an os.PathLike returning str, not {kind}"
+                    )));
+                }
+            }
+        }
+    };
+    match text.to_str() {
+        Ok(text) => Ok(text.to_owned()),
+        Err(_) => Err(crate::errors::to_py(
             mcp_roots::Error::new(
                 mcp_roots::ErrorKind::InvalidUri,
                 mcp_roots::Operation::Parse,
-                &raw.to_string_lossy(),
+                &text.to_string_lossy(),
             )
             .with_detail("the path is not valid UTF-8"),
-        )
-    })
+        )),
+    }
 }
 
 /// The open options of the raw layer's flags (the pure-Python `open`
@@ -85,7 +109,7 @@ macro_rules! operations {
             fn _open(
                 &self,
                 py: Python<'_>,
-                path: std::path::PathBuf,
+                path: &Bound<'_, PyAny>,
                 flags: (bool, bool, bool, bool, String),
             ) -> PyResult<crate::file::RawFile> {
                 let path = crate::ops::input(path)?;
@@ -101,7 +125,7 @@ macro_rules! operations {
             fn read_bytes<'py>(
                 &self,
                 py: Python<'py>,
-                path: std::path::PathBuf,
+                path: &Bound<'_, PyAny>,
             ) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
                 let path = crate::ops::input(path)?;
                 let $this = self;
@@ -114,7 +138,7 @@ macro_rules! operations {
             fn read_text<'py>(
                 &self,
                 py: Python<'py>,
-                path: std::path::PathBuf,
+                path: &Bound<'_, PyAny>,
             ) -> PyResult<Bound<'py, PyAny>> {
                 let path = crate::ops::input(path)?;
                 let $this = self;
@@ -127,7 +151,7 @@ macro_rules! operations {
             fn write_bytes(
                 &self,
                 py: Python<'_>,
-                path: std::path::PathBuf,
+                path: &Bound<'_, PyAny>,
                 data: Vec<u8>,
             ) -> PyResult<()> {
                 let path = crate::ops::input(path)?;
@@ -140,7 +164,7 @@ macro_rules! operations {
             fn write_text(
                 &self,
                 py: Python<'_>,
-                path: std::path::PathBuf,
+                path: &Bound<'_, PyAny>,
                 text: &str,
             ) -> PyResult<()> {
                 let path = crate::ops::input(path)?;
@@ -154,7 +178,7 @@ macro_rules! operations {
             fn list_dir(
                 &self,
                 py: Python<'_>,
-                path: std::path::PathBuf,
+                path: &Bound<'_, PyAny>,
             ) -> PyResult<Vec<crate::values::PyDirEntry>> {
                 let path = crate::ops::input(path)?;
                 let $this = self;
@@ -173,7 +197,7 @@ macro_rules! operations {
             fn walk(
                 &self,
                 py: Python<'_>,
-                path: std::path::PathBuf,
+                path: &Bound<'_, PyAny>,
                 max_depth: usize,
                 max_entries: usize,
             ) -> PyResult<crate::values::PyWalk> {
@@ -195,7 +219,7 @@ macro_rules! operations {
             fn stat(
                 &self,
                 py: Python<'_>,
-                path: std::path::PathBuf,
+                path: &Bound<'_, PyAny>,
             ) -> PyResult<crate::values::PyStat> {
                 let path = crate::ops::input(path)?;
                 let $this = self;
@@ -210,7 +234,7 @@ macro_rules! operations {
             fn mkdir(
                 &self,
                 py: Python<'_>,
-                path: std::path::PathBuf,
+                path: &Bound<'_, PyAny>,
                 parents: bool,
             ) -> PyResult<()> {
                 let path = crate::ops::input(path)?;
@@ -228,7 +252,7 @@ macro_rules! operations {
 
             /// Removes a file (`dir=True`: an empty directory).
             #[pyo3(signature = (path, dir = false))]
-            fn remove(&self, py: Python<'_>, path: std::path::PathBuf, dir: bool) -> PyResult<()> {
+            fn remove(&self, py: Python<'_>, path: &Bound<'_, PyAny>, dir: bool) -> PyResult<()> {
                 let path = crate::ops::input(path)?;
                 let $this = self;
                 let scope = $scope;
@@ -248,8 +272,8 @@ macro_rules! operations {
             fn rename(
                 &self,
                 py: Python<'_>,
-                src: std::path::PathBuf,
-                dst: std::path::PathBuf,
+                src: &Bound<'_, PyAny>,
+                dst: &Bound<'_, PyAny>,
                 replace: bool,
             ) -> PyResult<()> {
                 let (src, dst) = (crate::ops::input(src)?, crate::ops::input(dst)?);
@@ -269,8 +293,8 @@ macro_rules! operations {
             fn copy(
                 &self,
                 py: Python<'_>,
-                src: std::path::PathBuf,
-                dst: std::path::PathBuf,
+                src: &Bound<'_, PyAny>,
+                dst: &Bound<'_, PyAny>,
             ) -> PyResult<u64> {
                 let (src, dst) = (crate::ops::input(src)?, crate::ops::input(dst)?);
                 let $this = self;
@@ -282,7 +306,7 @@ macro_rules! operations {
             fn resolve(
                 &self,
                 py: Python<'_>,
-                path: std::path::PathBuf,
+                path: &Bound<'_, PyAny>,
             ) -> PyResult<crate::values::PyScopedPath> {
                 let path = crate::ops::input(path)?;
                 let $this = self;

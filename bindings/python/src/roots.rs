@@ -9,20 +9,45 @@ use crate::file::Handle;
 use crate::ops::operations;
 use crate::values::PyRejected;
 
-/// A client root: a URI (or absolute path), or `(uri, name)`.
-#[derive(FromPyObject)]
-pub(crate) enum RootArg {
-    Uri(String),
-    Named(String, Option<String>),
-}
-
-pub(crate) fn builder(roots: Vec<RootArg>) -> mcp_roots::RootSetBuilder {
-    roots
-        .into_iter()
-        .fold(mcp_roots::RootSet::builder(), |b, root| match root {
-            RootArg::Uri(uri) | RootArg::Named(uri, None) => b.root(uri),
-            RootArg::Named(uri, Some(name)) => b.named_root(name, uri),
-        })
+/// The client's roots: an iterable of URIs (or absolute paths, each a
+/// `str` or an `os.PathLike`), or of `(uri, name)` pairs (`name` a `str`
+/// or `None`); a `TypeError` in Python's terms otherwise, and a URI that
+/// cannot be UTF-8 is `InvalidUriError`, as a path is.
+pub(crate) fn builder(roots: &Bound<'_, PyAny>) -> PyResult<mcp_roots::RootSetBuilder> {
+    use pyo3::types::{PyString, PyTuple};
+    let refuse = |what: &Bound<'_, PyAny>| -> PyErr {
+        let kind = what
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "roots must be an iterable of str, os.PathLike or (uri, name) tuples, not {kind}"
+        ))
+    };
+    if roots.is_instance_of::<PyString>() || roots.is_instance_of::<pyo3::types::PyBytes>() {
+        return Err(refuse(roots));
+    }
+    let mut b = mcp_roots::RootSet::builder();
+    for root in roots.try_iter().map_err(|_| refuse(roots))? {
+        let root = root?;
+        b = match root.cast::<PyTuple>() {
+            Ok(pair) if pair.len() == 2 => {
+                let uri = crate::ops::text_arg("uri", &pair.get_item(0)?)?;
+                let name = pair.get_item(1)?;
+                if name.is_none() {
+                    b.root(uri)
+                } else if let Ok(name) = name.cast::<PyString>() {
+                    b.named_root(name.to_str()?.to_owned(), uri)
+                } else {
+                    return Err(refuse(&root));
+                }
+            }
+            Ok(_) => return Err(refuse(&root)),
+            Err(_) => b.root(crate::ops::text_arg("root", &root)?),
+        };
+    }
+    Ok(b)
 }
 
 fn choice<T: Copy>(what: &str, value: &str, table: &[(&str, T)]) -> PyResult<T> {
@@ -218,8 +243,9 @@ impl PyRoots {
 
     /// Installs the client's root list (URIs, or `(uri, name)` pairs);
     /// revokes the files that left it.
-    fn replace(&self, py: Python<'_>, roots: Vec<RootArg>) -> PyResult<PyReport> {
-        let report = py.detach(|| self.inner.replace_list(builder(roots)));
+    fn replace(&self, py: Python<'_>, roots: &Bound<'_, PyAny>) -> PyResult<PyReport> {
+        let roots = builder(roots)?;
+        let report = py.detach(|| self.inner.replace_list(roots));
         PyReport::new(py, &self.inner, &report)
     }
 
@@ -236,13 +262,35 @@ impl PyRoots {
         PyReport::new(py, &self.inner, &report)
     }
 
+    /// Watches the disk: a root or a tracked file's directory moved or
+    /// removed is acted on (a rescan) within about 50 ms; `callback(event)`
+    /// is called on the watcher's thread for each `ScopeEvent`. Returns the
+    /// guard that keeps it running (a context manager; `close()`).
+    #[pyo3(signature = (callback = None))]
+    fn watch(
+        &self,
+        py: Python<'_>,
+        callback: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<crate::watch::PyWatchGuard> {
+        if let Some(c) = &callback
+            && !c.is_callable()
+        {
+            let kind = c.get_type().name()?;
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "callback must be callable or None, not {kind}"
+            )));
+        }
+        crate::watch::PyWatchGuard::start(py, &self.inner, callback.map(Bound::unbind))
+    }
+
     /// One request's roots (the 2026-07-28 revision): the list it carries,
     /// or `None` for a client without the roots capability; nothing is
     /// installed in `self`.
     #[pyo3(signature = (roots))]
-    fn for_request(&self, py: Python<'_>, roots: Option<Vec<RootArg>>) -> Self {
-        let inner = py.detach(|| self.inner.for_request(roots.map(builder)));
-        Self { inner }
+    fn for_request(&self, py: Python<'_>, roots: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let roots = roots.map(builder).transpose()?;
+        let inner = py.detach(|| self.inner.for_request(roots));
+        Ok(Self { inner })
     }
 
     /// The installed set's generation (0 before the first replace).
@@ -315,11 +363,11 @@ impl PyRootSet {
     #[pyo3(signature = (roots, *, hide = Vec::new(), read_only_patterns = Vec::new()))]
     fn new(
         py: Python<'_>,
-        roots: Vec<RootArg>,
+        roots: &Bound<'_, PyAny>,
         hide: Vec<String>,
         read_only_patterns: Vec<String>,
     ) -> PyResult<Self> {
-        let b = builder(roots)
+        let b = builder(roots)?
             .hide(patterns(hide)?)
             .read_only(patterns(read_only_patterns)?);
         let inner = py.detach(|| b.build());

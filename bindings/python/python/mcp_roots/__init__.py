@@ -19,9 +19,11 @@ from ._core import (
     Roots,
     RootSet,
     ScopedPath,
+    ScopeEvent,
     Stat,
     Walk,
     WalkEntry,
+    WatchGuard,
     confine,
 )
 from ._errors import (
@@ -60,9 +62,11 @@ __all__ = [
     "Roots",
     "RootSet",
     "ScopedPath",
+    "ScopeEvent",
     "Stat",
     "Walk",
     "WalkEntry",
+    "WatchGuard",
     "confine",
     "AlreadyExistsError",
     "ConfinementError",
