@@ -50,6 +50,9 @@ pub struct Ask {
     revision: Revision,
     /// Whether the client declared the roots capability.
     declared: bool,
+    /// Whose answer a request's roots are, when the process remembers the
+    /// client (the sentence of an empty set says it).
+    remembered: Option<Client>,
     scope: Scope,
     mode: Mode,
     budget: usize,
@@ -156,12 +159,20 @@ impl Ask {
         Self {
             revision,
             declared,
+            remembered: None,
             scope,
             mode,
             budget: 1,
             asked: 0,
             log: Arc::default(),
         }
+    }
+
+    /// Whose answer the request's roots are, as the process remembers the
+    /// client (`None`: a request without memory).
+    pub(crate) fn remembered(mut self, client: Option<Client>) -> Self {
+        self.remembered = client;
+        self
     }
 
     /// The revision the call came on.
@@ -228,6 +239,9 @@ impl Ask {
 
     /// Whose roots this call has, for a refusal that says why none serve.
     fn client(&self) -> Client {
+        if let Some(client) = self.remembered {
+            return client;
+        }
         match &self.scope {
             _ if !self.declared => Client::Undeclared,
             Scope::Session(session) => Client::Session {
