@@ -53,6 +53,8 @@ pub struct Ask {
     /// Whose answer a request's roots are, when the process remembers the
     /// client (the sentence of an empty set says it).
     remembered: Option<Client>,
+    /// The process is its client's session (a request's files may be kept).
+    process: bool,
     scope: Scope,
     mode: Mode,
     budget: usize,
@@ -160,6 +162,7 @@ impl Ask {
             revision,
             declared,
             remembered: None,
+            process: false,
             scope,
             mode,
             budget: 1,
@@ -168,11 +171,26 @@ impl Ask {
         }
     }
 
-    /// Whose answer the request's roots are, as the process remembers the
-    /// client (`None`: a request without memory).
-    pub(crate) fn remembered(mut self, client: Option<Client>) -> Self {
+    /// A request in a process that is its client's session (`process`),
+    /// and whose answer its roots are, as the process remembers the client
+    /// (`None`: without memory, or before the roots arrived).
+    pub(crate) fn remembered(mut self, process: bool, client: Option<Client>) -> Self {
+        self.process = process;
         self.remembered = client;
         self
+    }
+
+    /// Whether a file this call opens may be kept past the call: its roots
+    /// are a session's (2024-11-05 to 2025-11-25), or a 2026-07-28
+    /// request's in a process that is its client's session
+    /// ([`SessionRoots::with_process_session`]), where a later request that
+    /// drops the file's root revokes it. A 2026-07-28 request without that
+    /// memory has roots of its own that nothing updates after it.
+    pub fn in_session(&self) -> bool {
+        match self.scope {
+            Scope::Session(_) => true,
+            Scope::Request(_) => self.process,
+        }
     }
 
     /// The revision the call came on.

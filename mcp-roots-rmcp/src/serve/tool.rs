@@ -220,7 +220,7 @@ impl SessionRoots {
             Scope::Request(scope),
             Mode::Rounds(replay),
         )
-        .remembered(client);
+        .remembered(self.is_process_session(), client);
         let log = ask.log.clone();
         let outcome = body(ask).await;
         let (answers, waiting) = {
