@@ -2,6 +2,10 @@
 
     python compare.py ORIGINAL_INDEX_JS MCP_ROOTS_FS
 
+ORIGINAL_NODE names the node that runs the original (default `node`; 2.x
+needs Node 24 or later, which run.sh provides); ORIGINAL_VERSION names it in
+the output.
+
 Lays one fixture tree twice (one copy per server), starts
 `node ORIGINAL_INDEX_JS BASE/root` and `MCP_ROOTS_FS BASE/root` over stdio
 with the official Python SDK's client (legacy mode: the original's SDK
@@ -39,6 +43,8 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 CALL_BOUND = 20.0
+# The node that runs the original (run.sh: Node 24 from PyPI for 2.x).
+NODE = os.environ.get("ORIGINAL_NODE", "node")
 SECRET = "the secret outside"
 
 failures = 0
@@ -376,7 +382,7 @@ async def differential(original: str, ours: str) -> None:
         b1, b2 = Path(d1).resolve(), Path(d2).resolve()
         fixture(b1)
         fixture(b2)
-        p1 = StdioServerParameters(command="node", args=[original, str(b1 / "root")])
+        p1 = StdioServerParameters(command=NODE, args=[original, str(b1 / "root")])
         p2 = quiet(ours, [str(b2 / "root")])
         async with Client(p1, mode="legacy") as c1, Client(p2, mode="legacy") as c2:
             tool_list_same((await c1.list_tools()).tools, (await c2.list_tools()).tools)
@@ -534,7 +540,7 @@ async def empty_first_answer(original: str, ours: str) -> None:
         fixture(b1)
         fixture(b2)
         servers = [
-            ("original", b1, StdioServerParameters(command="node", args=[original, str(b1 / "root")])),
+            ("original", b1, StdioServerParameters(command=NODE, args=[original, str(b1 / "root")])),
             ("ours", b2, quiet(ours, [str(b2 / "root")])),
         ]
         seen: dict[str, tuple[str, bool]] = {}
