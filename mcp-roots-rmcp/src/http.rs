@@ -129,9 +129,9 @@ where
     // graceful shutdown does not wait on idle event streams.
     let cancel = config.cancellation_token.clone();
     let service = StreamableHttpService::new(move || Ok(sessions()), manager.clone(), config);
-    let router = axum::Router::new().nest_service(PATH, service).layer(
-        axum::middleware::from_fn_with_state(manager, unknown_sessions),
-    );
+    let router = axum::Router::new()
+        .nest_service(PATH, service)
+        .layer(axum::middleware::from_fn_with_state(manager, deletes));
     axum::serve(listener, router)
         .with_graceful_shutdown(async move {
             shutdown.await;
@@ -140,29 +140,39 @@ where
         .await
 }
 
-/// A `DELETE` naming a session the manager does not hold (never opened or
-/// ended) gets `404`, as rmcp answers a `POST` or `GET` naming one. rmcp's
-/// own checks (`Host`, `Origin`, the version, a missing id) run first: only
-/// its success for a session that did not exist becomes `404`, so a
-/// refused page still gets `403` and learns nothing about the sessions.
-async fn unknown_sessions(
+/// The answers to a `DELETE`. One naming a session the manager does not
+/// hold (never opened or ended) gets `404`, as rmcp answers a `POST` or
+/// `GET` naming one. One that ends a session gets `200` (rmcp answers
+/// `202`, which clients such as the official Python SDK take for a failed
+/// termination: the spec's success is `200`). rmcp's own checks (`Host`,
+/// `Origin`, the version, a missing id) run first and their answers are
+/// kept: only its success is rewritten, so a refused page still gets `403`
+/// and learns nothing about the sessions.
+async fn deletes(
     State(manager): State<Arc<LocalSessionManager>>,
     request: Request,
     next: Next,
 ) -> Response {
+    if request.method() != Method::DELETE {
+        return next.run(request).await;
+    }
     let unknown = match request.headers().get(SESSION_ID) {
-        Some(id) if request.method() == Method::DELETE => match id.to_str() {
+        Some(id) => match id.to_str() {
             Ok(id) => matches!(manager.has_session(&id.into()).await, Ok(false)),
             // Not text: no session was given such an id.
             Err(_) => true,
         },
-        _ => false,
+        None => false,
     };
-    let response = next.run(request).await;
-    if unknown && response.status().is_success() {
+    let mut response = next.run(request).await;
+    if !response.status().is_success() {
+        return response;
+    }
+    if unknown {
         tracing::debug!("DELETE of an unknown or ended session: 404");
         return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
     }
+    *response.status_mut() = StatusCode::OK;
     response
 }
 

@@ -115,6 +115,16 @@
 //! refused), never with "the client has not answered" unless a session
 //! client really has not.
 //!
+//! **Over stdio the process is the session.** A server whose process serves
+//! one client (its stdio entry) says so with
+//! [`SessionRoots::with_process_session`]: on 2026-07-28 each request is
+//! still judged under its own roots (requests in flight at once never run
+//! under each other's), with the process's memory of the client: until it
+//! lists a root an empty list is served as a client without roots is, once
+//! it has an empty list shares nothing, and a file kept past its call is
+//! revoked when a later request's list drops its root. Over HTTP (the
+//! [`http`] module, many clients in one process) requests keep no memory.
+//!
 //! **How 2026-07-28 resumes a body.** Each round calls the tool method
 //! again; [`serve_with`](SessionRoots::serve_with) *replays* the body from
 //! the start. Answers of earlier rounds come back from the `requestState`,

@@ -607,6 +607,15 @@ impl Roots {
         Roots::with_policy(policy.for_request(), self.inner.identity)
     }
 
+    /// Whether `this` and `other` are the same `Roots` (clones of one
+    /// another, sharing one installed set and one registry of files), not
+    /// merely `Roots` with equal sets. [`for_request`](Self::for_request)
+    /// hands the same `Roots` to requests that repeat a list: a caller that
+    /// keeps what it was handed tells them apart with this.
+    pub fn ptr_eq(this: &Self, other: &Self) -> bool {
+        Arc::ptr_eq(&this.inner, &other.inner)
+    }
+
     /// The generation of the installed set (0 before the first `replace`).
     pub fn generation(&self) -> u64 {
         self.inner.current.load().generation

@@ -46,7 +46,8 @@
 //! `notes_archive` do).
 //!
 //! Held notes (`notes_open`, `notes_read` with a `handle`, `notes_close`)
-//! live in a session's roots: on 2026-07-28 `notes_open` refuses with
+//! live in a session's roots; over stdio the process is the session, on
+//! 2026-07-28 too. Over HTTP on 2026-07-28 `notes_open` refuses with
 //! `not_on_this_revision` (so the other two find no handle). The server
 //! offers every revision rmcp knows.
 //!

@@ -178,9 +178,13 @@ async fn serve(args: ServeArgs, policy: RootsBuilder) -> ExitCode {
         };
         return serve_http(addr, policy, rounds, page, wait, idle).await;
     }
+    // Over stdio this process serves one client: it is the session, on
+    // 2026-07-28 too (a first empty list is served as a client without
+    // roots; un-sharing shares nothing; held notes are revoked).
     let session = SessionRoots::new(policy)
         .with_timeouts(wait, DEFAULT_LIST_TIMEOUT)
-        .with_rounds(rounds);
+        .with_rounds(rounds)
+        .with_process_session();
     // stdout carries JSON-RPC: everything else goes to stderr.
     let server = match NotesServer::with_session(session)
         .serve(rmcp::transport::stdio())

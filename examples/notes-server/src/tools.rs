@@ -16,12 +16,16 @@
 //! tool result the model can act on.
 //!
 //! Held notes (`notes_open`, `notes_read` with a `handle`, `notes_close`)
-//! live in a session's roots: on 2026-07-28, where the roots belong to one
+//! live in a session's roots. Over stdio the process is the session
+//! ([`with_process_session`](mcp_roots_rmcp::SessionRoots::with_process_session)):
+//! on 2026-07-28 a held note lives in the roots of the request that opened
+//! it, and a later request whose list drops its folder revokes it. Without
+//! that memory (2026-07-28 over HTTP), where the roots belong to one
 //! request, `notes_open` refuses with `not_on_this_revision`, so no handle
 //! exists and the other two say `unknown_handle`.
 
 use mcp_roots::{ErrorKind, Snapshot, TrackedFile};
-use mcp_roots_rmcp::{Ask, Parameters, Revision, Stop, ToolCall};
+use mcp_roots_rmcp::{Ask, Parameters, Stop, ToolCall};
 use rmcp::model::{CallToolResponse, CallToolResult};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
@@ -277,12 +281,12 @@ fn listing(listing: notes::Listing) -> CallToolResult {
 /// Held notes live in a session's roots: refused on 2026-07-28, where the
 /// roots belong to one request and nothing stays open between calls.
 fn session_only(ask: &Ask) -> Result<(), Problem> {
-    if ask.revision() != Revision::Rounds {
+    if ask.in_session() {
         return Ok(());
     }
-    let message = "Notes are held open in a session's roots; on protocol 2026-07-28 the roots \
-        belong to one request, so nothing can stay open between calls. Use notes_read with a \
-        path or a title.";
+    let message = "Notes are held open in a session's roots; on protocol 2026-07-28 over HTTP \
+        the roots belong to one request, so nothing can stay open between calls. Use notes_read \
+        with a path or a title.";
     Err(Problem::new("not_on_this_revision", message))
 }
 
@@ -295,9 +299,12 @@ async fn read_held(ask: &Ask, held: Held, id: u32) -> Result<CallToolResult, Sto
     let read = ask
         .files(move |snap| Ok(notes::read_file(snap, &mut held::lock(&reader), &input)))
         .await;
-    // Revoked (also when no root is left to read it in), or read as lost.
+    // Revoked (also when no root is left to read it in), or read as lost;
+    // not while the call waits for its roots (2026-07-28: the retry reads,
+    // and says why).
     let lost = matches!(&read, Ok(Err(f)) if f.is_refused(ErrorKind::ScopeLost));
-    if lost || held::lock(&file).revoked().is_some() {
+    let waiting = matches!(&read, Err(stop) if stop.is_question());
+    if !waiting && (lost || held::lock(&file).revoked().is_some()) {
         held.close(id);
     }
     let read = read??;

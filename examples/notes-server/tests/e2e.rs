@@ -469,9 +469,30 @@ async fn notes_stay_open_only_where_roots_live_in_the_session(transport: Transpo
     let notes = uri(dir.path(), "Notes");
     script.set_roots([(notes.as_str(), None)]);
     let s = transport.launch(&[]).await;
-    let s = s.connect_modern(script).await.unwrap();
-    let refused = call(&s.client, "notes_open", json!({ "title": "Meeting notes" })).await;
-    assert_eq!(reason(&refused), Some("not_on_this_revision"));
+    let s = s.connect_modern(script.clone()).await.unwrap();
+    let open = call(&s.client, "notes_open", json!({ "title": "Meeting notes" })).await;
+    if let Transport::Stdio = transport {
+        // Over stdio the process is the session: the note is held in the
+        // roots of the request that opened it.
+        let handle = open.structured_content.as_ref().unwrap()["handle"].clone();
+        let read = call(&s.client, "notes_read", json!({ "handle": handle })).await;
+        assert_eq!(client::text_of(&read), "# Meeting notes\nMonday\n");
+        // A later request that still lists Notes keeps it; one that drops
+        // Notes revokes it.
+        let work = uri(dir.path(), "Work");
+        script.set_roots([(notes.as_str(), None), (work.as_str(), None)]);
+        call(&s.client, "notes_list", json!({})).await;
+        let kept = call(&s.client, "notes_read", json!({ "handle": handle })).await;
+        assert_eq!(client::text_of(&kept), "# Meeting notes\nMonday\n");
+        script.set_roots([(work.as_str(), None)]);
+        let listed_now = listed(&call(&s.client, "notes_list", json!({})).await);
+        assert_eq!(listed_now, [uri(dir.path(), "Work/plan.md")]);
+        let lost = call(&s.client, "notes_read", json!({ "handle": handle })).await;
+        assert_eq!(reason(&lost), Some("scope_lost"), "{lost:?}");
+        return;
+    }
+    // Over HTTP a request's roots are its own, with no memory after it.
+    assert_eq!(reason(&open), Some("not_on_this_revision"));
     // Nothing can be held there, so a handle is unknown, as on any revision.
     let close = call(&s.client, "notes_close", json!({ "handle": 1 })).await;
     assert_eq!(reason(&close), Some("unknown_handle"));

@@ -619,15 +619,28 @@ async fn notes_setup_on_2026_07_28_waits_for_the_page_across_rounds() {
 #[tokio::test]
 async fn the_binary_serves_2026_07_28_over_stdio() {
     let dir = tree();
+    let script = ScriptedClient::new(true, true).speaking(ProtocolVersion::V_2026_07_28);
+    share(&script, dir.path(), &["Work"]);
+    let (child, c) = binary_over_stdio(&[], &script).await;
+    let result = call(&c, "notes_list", json!({})).await;
+    assert_eq!(listed(&result), [uri(dir.path(), "Work/plan.md")]);
+    assert_eq!(script.roots_requests(), 1);
+    ends_cleanly(child, c).await;
+}
+
+/// The binary started with `args`, a 2026-07-28 client `script` on its stdio.
+async fn binary_over_stdio(
+    args: &[&str],
+    script: &ScriptedClient,
+) -> (tokio::process::Child, Client) {
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_notes-server"))
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .kill_on_drop(true)
         .spawn()
         .unwrap();
     let io = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
-    let script = ScriptedClient::new(true, true).speaking(ProtocolVersion::V_2026_07_28);
-    share(&script, dir.path(), &["Work"]);
     let lifecycle = ClientLifecycleMode::Discover {
         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
     };
@@ -636,10 +649,131 @@ async fn the_binary_serves_2026_07_28_over_stdio() {
         .serve_with_lifecycle(io, lifecycle)
         .await
         .unwrap();
-    let result = call(&c, "notes_list", json!({})).await;
-    assert_eq!(listed(&result), [uri(dir.path(), "Work/plan.md")]);
-    assert_eq!(script.roots_requests(), 1);
+    (child, c)
+}
+
+/// The client leaves; the binary exits with success.
+async fn ends_cleanly(mut child: tokio::process::Child, c: Client) {
     c.cancel().await.unwrap();
     let status = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
     assert!(status.unwrap().unwrap().success());
+}
+
+// Over stdio the process is the session (`with_process_session`): each
+// request still judged under its own roots, with the process's memory of
+// its one client.
+
+/// A server whose process is its client's session, with `policy`.
+fn process_server(policy: RootsBuilder) -> NotesServer {
+    NotesServer::with_session(SessionRoots::new(policy).with_process_session())
+}
+
+#[tokio::test]
+async fn a_first_empty_list_is_served_the_ceiling_where_the_process_is_the_session() {
+    let dir = tree();
+    let policy = || {
+        Roots::builder()
+            .ceiling([at(dir.path(), "Work")])
+            .empty_roots(EmptyRoots::Ceiling)
+    };
+    let work = [uri(dir.path(), "Work/plan.md")];
+    let remembering = process_server(policy());
+    let (script, c) = modern(&remembering, true, true).await;
+    share(&script, dir.path(), &[]);
+    for _ in 0..2 {
+        let served = call(&c, "notes_list", json!({})).await;
+        assert_eq!(listed(&served), work, "{served:?}");
+    }
+    // Without the memory (a request over HTTP): an empty list shares nothing.
+    let forgetful = NotesServer::new(policy());
+    let (script, c) = modern(&forgetful, true, true).await;
+    share(&script, dir.path(), &[]);
+    let refused = call(&c, "notes_list", json!({})).await;
+    assert_eq!(reason(&refused), Some("no_roots"));
+    // Under DenyAll the memory grants nothing either.
+    let denying = process_server(Roots::builder().ceiling([at(dir.path(), "Work")]));
+    let (script, c) = modern(&denying, true, true).await;
+    share(&script, dir.path(), &[]);
+    let refused = call(&c, "notes_list", json!({})).await;
+    assert_eq!(reason(&refused), Some("no_roots"));
+}
+
+#[tokio::test]
+async fn sharing_then_unsharing_shares_nothing_where_the_process_is_the_session() {
+    let dir = tree();
+    let policy = Roots::builder()
+        .ceiling([at(dir.path(), "")])
+        .empty_roots(EmptyRoots::Ceiling);
+    let server = process_server(policy);
+    let (script, c) = modern(&server, true, true).await;
+    share(&script, dir.path(), &["Work"]);
+    let work = call(&c, "notes_list", json!({})).await;
+    assert_eq!(listed(&work), [uri(dir.path(), "Work/plan.md")]);
+    share(&script, dir.path(), &[]);
+    for tool in ["notes_list", "notes_read"] {
+        let args = json!({ "title": "Project plan" });
+        let args = if tool == "notes_list" {
+            json!({})
+        } else {
+            args
+        };
+        let refused = call(&c, tool, args).await;
+        assert_eq!(reason(&refused), Some("no_roots"), "{tool}: {refused:?}");
+        assert!(
+            client::text_of(&refused).contains("no longer shares"),
+            "{refused:?}"
+        );
+    }
+    // Nothing is installed as the process's set.
+    assert_eq!(server.session().roots().generation(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_in_flight_at_once_are_each_judged_under_their_own_roots() {
+    let dir = tree();
+    let server = process_server(RootsBuilder::default());
+    let (_, c) = modern(&server, true, true).await;
+    let notes = roots_answer(dir.path(), &["Notes"]);
+    let work = roots_answer(dir.path(), &["Work"]);
+    let mut calls = tokio::task::JoinSet::new();
+    for i in 0..24 {
+        let (roots, expected) = match i % 2 {
+            0 => (notes.clone(), 4),
+            _ => (work.clone(), 1),
+        };
+        let peer = c.peer().clone();
+        let folder = if i % 2 == 0 { "Notes/" } else { "Work/" };
+        let prefix = uri(dir.path(), folder);
+        calls.spawn(async move {
+            let inputs: InputResponses =
+                serde_json::from_value(json!({ ROOTS_INPUT: roots })).unwrap();
+            let params = CallToolRequestParams::new("notes_list").with_input_responses(inputs);
+            let result = complete(peer.call_tool_once(params).await.unwrap());
+            let uris = listed(&result);
+            assert_eq!(uris.len(), expected, "{uris:?}");
+            assert!(uris.iter().all(|u| u.starts_with(&prefix)), "{uris:?}");
+        });
+    }
+    while let Some(done) = calls.join_next().await {
+        done.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn the_binary_serves_a_first_empty_list_the_ceiling_over_stdio() {
+    let dir = tree();
+    let script = ScriptedClient::new(true, true).speaking(ProtocolVersion::V_2026_07_28);
+    share(&script, dir.path(), &[]);
+    let ceiling = at(dir.path(), "Work");
+    let args = ["--ceiling", ceiling.as_str(), "--ceiling-without-roots"];
+    let (child, c) = binary_over_stdio(&args, &script).await;
+    let served = call(&c, "notes_list", json!({})).await;
+    assert_eq!(listed(&served), [uri(dir.path(), "Work/plan.md")]);
+    // Shared, then un-shared: nothing.
+    share(&script, dir.path(), &["Work"]);
+    call(&c, "notes_list", json!({})).await;
+    share(&script, dir.path(), &[]);
+    let refused = call(&c, "notes_list", json!({})).await;
+    assert_eq!(reason(&refused), Some("no_roots"), "{refused:?}");
+    ends_cleanly(child, c).await;
 }

@@ -2,6 +2,10 @@
 
     python compare.py ORIGINAL_INDEX_JS MCP_ROOTS_FS
 
+ORIGINAL_NODE names the node that runs the original (default `node`; 2.x
+needs Node 24 or later, which run.sh provides); ORIGINAL_VERSION names it in
+the output.
+
 Lays one fixture tree twice (one copy per server), starts
 `node ORIGINAL_INDEX_JS BASE/root` and `MCP_ROOTS_FS BASE/root` over stdio
 with the official Python SDK's client (legacy mode: the original's SDK
@@ -39,10 +43,12 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 CALL_BOUND = 20.0
+# The node that runs the original (run.sh: Node 24 from PyPI for 2.x).
+NODE = os.environ.get("ORIGINAL_NODE", "node")
 SECRET = "the secret outside"
 
 failures = 0
-counted = {"same": 0, "listed": 0}
+counted = {"same": 0, "listed": 0, "resynced": 0}
 
 
 def report(ok: bool, what: str, detail: str = "") -> None:
@@ -376,7 +382,7 @@ async def differential(original: str, ours: str) -> None:
         b1, b2 = Path(d1).resolve(), Path(d2).resolve()
         fixture(b1)
         fixture(b2)
-        p1 = StdioServerParameters(command="node", args=[original, str(b1 / "root")])
+        p1 = StdioServerParameters(command=NODE, args=[original, str(b1 / "root")])
         p2 = quiet(ours, [str(b2 / "root")])
         async with Client(p1, mode="legacy") as c1, Client(p2, mode="legacy") as c2:
             tool_list_same((await c1.list_tools()).tools, (await c2.list_tools()).tools)
@@ -407,7 +413,38 @@ async def differential(original: str, ours: str) -> None:
                     if ok:
                         counted["listed"] += 1
                     report(ok, f"listed {tool:<26} {label} [{expect}]", detail or tree_detail)
+                if not trees and expect != "move-link":
+                    resync(b1, b2, t1, t2)
+                    counted["resynced"] += 1
             report(len(script) >= 60, f"{len(script)} scripted calls")
+
+
+def resync(b1: Path, b2: Path, t1: dict[str, Any], t2: dict[str, Any]) -> None:
+    """Makes ours's tree what the original's is, after a call that left them
+    different (its row fails), so that each later call is judged on its own
+    instead of on the difference it inherited. Entries are rewritten in
+    place: the roots' directories themselves stay (ours holds them open)."""
+    for rel in sorted(set(t2) - set(t1), key=len, reverse=True):
+        path = b2 / rel
+        if path.is_symlink() or not path.is_dir():
+            path.unlink()
+        else:
+            shutil.rmtree(path)
+    for rel in sorted(t1, key=len):
+        if t1[rel] == t2.get(rel):
+            continue
+        path = b2 / rel
+        if path.is_symlink() or path.is_file():
+            path.unlink()
+        kind = t1[rel][0]
+        if kind == "dir":
+            path.mkdir(exist_ok=True)
+            path.chmod(int(t1[rel][1], 8))
+        elif kind == "link":
+            path.symlink_to(t1[rel][1])
+        else:
+            path.write_bytes(t1[rel][1])
+            path.chmod(int(t1[rel][2], 8))
 
 
 def quiet(command: str, args: list[str]) -> StdioServerParameters:
@@ -534,7 +571,7 @@ async def empty_first_answer(original: str, ours: str) -> None:
         fixture(b1)
         fixture(b2)
         servers = [
-            ("original", b1, StdioServerParameters(command="node", args=[original, str(b1 / "root")])),
+            ("original", b1, StdioServerParameters(command=NODE, args=[original, str(b1 / "root")])),
             ("ours", b2, quiet(ours, [str(b2 / "root")])),
         ]
         seen: dict[str, tuple[str, bool]] = {}
@@ -566,13 +603,46 @@ async def empty_first_answer(original: str, ours: str) -> None:
                f"refused: original {seen['original'][1]}, ours {seen['ours'][1]}")
 
 
+async def default_client_without_folders(ours: str) -> None:
+    """The SDK's default client (2026-07-28) declaring roots with an empty
+    list, over stdio: the process is the session (the glue's
+    `with_process_session`), so it is served the directories, as the
+    original serves its command-line directories on that revision. Then it
+    shares a folder and un-shares it: nothing is shared."""
+    with tempfile.TemporaryDirectory() as d:
+        b = Path(d).resolve()
+        fixture(b)
+        shared: list[str] = []
+
+        async def list_roots(_ctx: Any) -> types.ListRootsResult:
+            return types.ListRootsResult(roots=[types.Root(uri=u) for u in shared])
+
+        async with Client(quiet(ours, [str(b / "root")]), list_roots_callback=list_roots) as c:
+            allowed = await call(c, "list_allowed_directories", {})
+            first = await call(c, "read_text_file", {"path": str(b / "root/a.txt")})
+            report(c.protocol_version == "2026-07-28" and not allowed.get("isError") and text(first) == "alpha\nbeta\ngamma\n",
+                   f"revision {c.protocol_version}: the default client with an empty roots list is served the directories",
+                   text(allowed).replace("\n", " | ")[:200])
+            shared[:] = [f"file://{b}/root/sub"]
+            inside = await call(c, "read_text_file", {"path": str(b / "root/sub/y.log")})
+            shared[:] = []
+            gone = await call(c, "read_text_file", {"path": str(b / "root/sub/y.log")})
+            report(text(inside) == "log\n" and gone.get("isError") is True,
+                   f"revision {c.protocol_version}: sharing then un-sharing shares nothing")
+
+
 async def main() -> int:
     original, ours = sys.argv[1], sys.argv[2]
     started = time.monotonic()
     await differential(original, ours)
     await options(ours)
     await empty_first_answer(original, ours)
-    print(f"{counted['same']} calls the same, {counted['listed']} listed differences asserted; {time.monotonic() - started:.1f}s", flush=True)
+    # Switched on once mcp-roots-fs's stdio entry opts in to the glue's
+    # process session (SessionRoots::with_process_session).
+    if os.environ.get("PROCESS_SESSION") == "1":
+        await default_client_without_folders(ours)
+    print(f"{counted['same']} calls the same, {counted['listed']} listed differences asserted, "
+          f"{counted['resynced']} tree(s) re-laid after a difference; {time.monotonic() - started:.1f}s", flush=True)
     print(f"{'FAILED' if failures else 'passed'}: {failures} failure(s)", flush=True)
     return 1 if failures else 0
 

@@ -50,6 +50,11 @@ pub struct Ask {
     revision: Revision,
     /// Whether the client declared the roots capability.
     declared: bool,
+    /// Whose answer a request's roots are, when the process remembers the
+    /// client (the sentence of an empty set says it).
+    remembered: Option<Client>,
+    /// The process is its client's session (a request's files may be kept).
+    process: bool,
     scope: Scope,
     mode: Mode,
     budget: usize,
@@ -156,11 +161,35 @@ impl Ask {
         Self {
             revision,
             declared,
+            remembered: None,
+            process: false,
             scope,
             mode,
             budget: 1,
             asked: 0,
             log: Arc::default(),
+        }
+    }
+
+    /// A request in a process that is its client's session (`process`),
+    /// and whose answer its roots are, as the process remembers the client
+    /// (`None`: without memory, or before the roots arrived).
+    pub(crate) fn remembered(mut self, process: bool, client: Option<Client>) -> Self {
+        self.process = process;
+        self.remembered = client;
+        self
+    }
+
+    /// Whether a file this call opens may be kept past the call: its roots
+    /// are a session's (2024-11-05 to 2025-11-25), or a 2026-07-28
+    /// request's in a process that is its client's session
+    /// ([`SessionRoots::with_process_session`]), where a later request that
+    /// drops the file's root revokes it. A 2026-07-28 request without that
+    /// memory has roots of its own that nothing updates after it.
+    pub fn in_session(&self) -> bool {
+        match self.scope {
+            Scope::Session(_) => true,
+            Scope::Request(_) => self.process,
         }
     }
 
@@ -228,6 +257,9 @@ impl Ask {
 
     /// Whose roots this call has, for a refusal that says why none serve.
     fn client(&self) -> Client {
+        if let Some(client) = self.remembered {
+            return client;
+        }
         match &self.scope {
             _ if !self.declared => Client::Undeclared,
             Scope::Session(session) => Client::Session {

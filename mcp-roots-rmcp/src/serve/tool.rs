@@ -181,8 +181,8 @@ impl SessionRoots {
         let retried = call.inputs.is_some();
         let inputs = call.inputs.take().unwrap_or_default();
         let scope = match inputs.get(ROOTS_INPUT) {
-            Some(answer) => Some(self.request_roots(Some(answer)).await),
-            None if !declares => Some(self.request_roots(None).await),
+            Some(answer) => Some(self.call_roots(Some(answer)).await),
+            None if !declares => Some(self.call_roots(None).await),
             // A retry (it answers something) that does not answer the roots
             // request, or follows a round that asked for them.
             None if retried || progress.roots_asked => {
@@ -200,6 +200,12 @@ impl SessionRoots {
             Ok(scope) => scope,
             Err(err) => return finish(err.into()),
         };
+        // Held until the body is done: the call's roots stay its own while
+        // it runs (the process's memory, when there is one).
+        let (scope, client, _ticket) = match scope {
+            Some(call) => (Some(call.roots), call.client, call.ticket),
+            None => (None, None, None),
+        };
         let capabilities = call.client_capabilities();
         let replay = Replay {
             rounds: rounds.clone(),
@@ -213,7 +219,8 @@ impl SessionRoots {
             declares,
             Scope::Request(scope),
             Mode::Rounds(replay),
-        );
+        )
+        .remembered(self.is_process_session(), client);
         let log = ask.log.clone();
         let outcome = body(ask).await;
         let (answers, waiting) = {

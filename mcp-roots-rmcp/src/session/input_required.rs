@@ -20,7 +20,7 @@ use crate::values::legacy;
 /// Up to this many request roots are admitted on the async thread (the
 /// handles of repeated roots are taken over, each checked with one `stat`);
 /// more go to the blocking pool.
-const INLINE_ROOTS: usize = 8;
+pub(crate) const INLINE_ROOTS: usize = 8;
 
 /// The `inputRequests` key under which [`ask_roots`] asks for the roots.
 pub const ROOTS_INPUT: &str = "roots";
@@ -131,7 +131,7 @@ impl SessionRoots {
 /// # Errors
 ///
 /// `invalid_uri` when the response is not a `roots/list` answer.
-fn answer_in(response: Option<&Value>) -> Result<Answer, Error> {
+pub(crate) fn answer_in(response: Option<&Value>) -> Result<Answer, Error> {
     let Some(response) = response else {
         return Ok(Answer::Undeclared);
     };

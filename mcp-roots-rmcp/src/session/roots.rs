@@ -11,6 +11,7 @@ use tokio::sync::{Mutex, watch};
 use crate::call::blocking::{blocking, run_blocking};
 use crate::rounds::Rounds;
 use crate::session::list;
+use crate::session::process::Memory;
 use crate::values::answer::Answer;
 use crate::values::empty::Client;
 use crate::values::legacy;
@@ -78,6 +79,9 @@ struct Inner {
     rounds: Rounds,
     /// Whether `initialized` arrived (the session revisions).
     initialized: std::sync::atomic::AtomicBool,
+    /// The memory of the process's one client, when the process is the
+    /// session ([`SessionRoots::with_process_session`]).
+    process: Option<Arc<Memory>>,
 }
 
 impl SessionRoots {
@@ -96,6 +100,7 @@ impl SessionRoots {
                 settled: watch::Sender::new(0),
                 rounds: Rounds::global(),
                 initialized: std::sync::atomic::AtomicBool::new(false),
+                process: None,
             }),
         }
     }
@@ -125,6 +130,66 @@ impl SessionRoots {
             Arc::get_mut(&mut self.inner).expect("set the rounds before sharing the session");
         inner.rounds = rounds;
         self
+    }
+
+    /// Declares that this process serves one client, whose session it is
+    /// (a server over stdio): 2026-07-28 requests, still each judged under
+    /// the roots it carried (a request-scoped set, so requests in flight at
+    /// once never run under each other's roots), are judged with the
+    /// process's memory of the client, as a 2025 session is:
+    ///
+    /// - until the client has listed a root, an empty list is served as a
+    ///   client without the roots capability is (the ceiling under
+    ///   [`EmptyRoots::Ceiling`](mcp_roots::EmptyRoots::Ceiling), else
+    ///   nothing): the answer of a client with no folder open;
+    /// - once it has listed one, an empty list shares nothing;
+    /// - a file opened under a request's roots and kept past its call is
+    ///   revoked (`scope_lost`) when a later request's list drops its root:
+    ///   the roots of every request no call is using any more take the
+    ///   newest request's set ([`Roots::replace`]); those of a call in
+    ///   flight take it when the call ends.
+    ///
+    /// Requests are ordered by their arrival. Without this (a server over
+    /// HTTP, where a process serves many clients), a 2026-07-28 request has
+    /// no memory: an empty list shares nothing and nothing is revoked
+    /// across requests. The 2025 revisions are unchanged either way (their
+    /// session is the connection). [`request_roots`](Self::request_roots)
+    /// and [`run_scoped`](Self::run_scoped), for a server that drives its
+    /// rounds itself, stay without memory: the memory is applied by
+    /// [`serve`](Self::serve), [`serve_blocking`](Self::serve_blocking) and
+    /// [`serve_with`](Self::serve_with). Call before the session starts.
+    ///
+    /// ```no_run
+    /// use mcp_roots::{EmptyRoots, Roots};
+    /// use mcp_roots_rmcp::SessionRoots;
+    ///
+    /// let policy = Roots::builder()
+    ///     .ceiling(["/home/alice/project"])
+    ///     .empty_roots(EmptyRoots::Ceiling);
+    /// // The stdio entry: this process serves one client.
+    /// let roots = SessionRoots::new(policy).with_process_session();
+    /// # let _ = roots;
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If the session is already shared (cloned).
+    pub fn with_process_session(mut self) -> Self {
+        let inner = Arc::get_mut(&mut self.inner)
+            .expect("declare the process's session before sharing the session");
+        inner.process = Some(Arc::default());
+        self
+    }
+
+    /// Whether this process is its client's session (see
+    /// [`with_process_session`](Self::with_process_session)).
+    pub fn is_process_session(&self) -> bool {
+        self.inner.process.is_some()
+    }
+
+    /// The process's memory of its client, if the process is the session.
+    pub(crate) fn inner_process(&self) -> Option<Arc<Memory>> {
+        self.inner.process.clone()
     }
 
     /// What carries this server's 2026-07-28 calls across their rounds.

@@ -58,7 +58,7 @@ impl Answer {
         }
     }
 
-    fn into_list(self) -> Option<RootSetBuilder> {
+    pub(crate) fn into_list(self) -> Option<RootSetBuilder> {
         let Self::Listed(listed) = self else {
             return None;
         };

@@ -19,8 +19,8 @@ that stand alone) and in legacy mode (`initialize`, 2025-11-25, an
 - after the client changes its roots (legacy: and says so with
   `notifications/roots/list_changed`), the next read sees the new list.
 
-When a client closes (legacy: its `DELETE`, answered 202, which this SDK
-logs as "Session termination failed: 202" though the session is gone),
+When a client closes (legacy: its `DELETE`, answered 200; rmcp's own 202
+made this SDK log "Session termination failed: 202"),
 the server holds no descriptor under the tree any more (Linux: read from
 /proc). Finally the server is stopped with SIGTERM and must exit with
 status 0.
