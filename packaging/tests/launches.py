@@ -57,6 +57,7 @@ def main() -> int:
     p.add_argument("readmes", nargs="+")
     for name in ("--npx", "--uvx", "--binary", "--registry", "--wheels", "--homes"):
         p.add_argument(name, required=True)
+    p.add_argument("--pip-binary", help="the binary pip installed into a fresh venv (launched by its absolute path)")
     a = p.parse_args()
     tools = {"npx": a.npx, "uvx": a.uvx, "mcp-roots-fs": a.binary}
     homes = Path(a.homes)
@@ -98,6 +99,24 @@ def main() -> int:
                 "args": args,
                 "env": {"PATH": path, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")},
             })
+    # Beyond the READMEs: uvx with the wheel folder on its command line, and
+    # the script pip installed, by its absolute path.
+    home = homes / "home-extra"
+    home.mkdir(parents=True, exist_ok=True)
+    uvx = str(Path(a.uvx).absolute())
+    launches.append({
+        "label": f"uvx --no-index --find-links DIST mcp-roots-fs (absolute uvx, PATH={GUI_PATH})",
+        "command": uvx,
+        "args": ["--no-index", "--find-links", str(Path(a.wheels).absolute()), "mcp-roots-fs", "{DIR}"],
+        "env": {"PATH": GUI_PATH, "HOME": str(home), "UV_PYTHON_DOWNLOADS": "never"},
+    })
+    if a.pip_binary:
+        launches.append({
+            "label": f"pip install into a fresh venv: {a.pip_binary} (PATH={GUI_PATH})",
+            "command": a.pip_binary,
+            "args": ["{DIR}"],
+            "env": {"PATH": GUI_PATH, "HOME": str(home)},
+        })
     Path(a.out).write_text(json.dumps(launches, indent=1))
     print(f"{len(launches)} launch lines from {len(a.readmes)} READMEs")
     return 0
