@@ -32,7 +32,7 @@ from typing import Any
 
 import anyio
 from mcp import Client
-from mcp.client.stdio import StdioServerParameters
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
 # A launch through npx or uvx from a cold cache unpacks packages first.
 BOUND = 120.0
@@ -55,14 +55,14 @@ def dump(value: Any) -> Any:
     return value.model_dump(by_alias=True, exclude_none=True, mode="json")
 
 
-def normalise(value: Any, root: str) -> Any:
-    return json.loads(json.dumps(value).replace(json.dumps(root)[1:-1], MARK))
+def normalise(value: Any, base: str) -> Any:
+    return json.loads(json.dumps(value).replace(json.dumps(base)[1:-1], MARK))
 
 
-async def session(params: StdioServerParameters, root: Path, only_list: bool) -> dict[str, Any]:
+async def session(params: StdioServerParameters, root: Path, only_list: bool, errlog: Any) -> dict[str, Any]:
     answers: dict[str, Any] = {}
     with anyio.fail_after(BOUND):
-        async with Client(params, mode="legacy") as client:
+        async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
             info = client.server_info if hasattr(client, "server_info") else None
             answers["serverInfo"] = dump(info) if info is not None else None
             answers["tools/list"] = [dump(t) for t in (await client.list_tools()).tools]
@@ -91,8 +91,15 @@ async def run(launch: dict[str, Any], reference: str, base: Path, n: int) -> dic
     command = reference if launch["command"] == "{REFERENCE}" else launch["command"]
     env = launch.get("env")
     params = StdioServerParameters(command=command, args=args, env=env)
-    answers = await session(params, root, launch.get("only") == "list")
-    return normalise(answers, str(root))
+    # The server's (and the launcher's) stderr: shown when the launch fails.
+    with open(root.parent / "stderr.log", "w") as errlog:
+        try:
+            answers = await session(params, root, launch.get("only") == "list", errlog)
+        except BaseException:
+            errlog.close()
+            sys.stdout.write((root.parent / "stderr.log").read_text()[-3000:])
+            raise
+    return normalise(answers, str(root.parent))
 
 
 def differences(a: Any, b: Any, where: str = "") -> list[str]:

@@ -69,10 +69,6 @@ def main() -> int:
             print(f"{readme}: no configuration line for {sorted({'npx', 'uvx'} - kinds)}", file=sys.stderr)
             return 1
         for command, args, form in lines:
-            key = (command, tuple(args))
-            if key in seen:
-                continue
-            seen.add(key)
             tool = Path(command).name
             if tool not in tools:
                 print(f"{readme}: a command this test cannot run: {command}", file=sys.stderr)
@@ -87,6 +83,10 @@ def main() -> int:
                 print(f"{readme}: no directory (one of {DIRS}) in {command} {args}", file=sys.stderr)
                 return 1
             args = [("{DIR}" if x in DIRS else x) for x in args]
+            # The same command line in several places is run once.
+            if (command, tuple(args)) in seen:
+                continue
+            seen.add((command, tuple(args)))
             home = homes / f"home{len(launches) + 1:02d}"
             (home / ".config" / "uv").mkdir(parents=True, exist_ok=True)
             (home / ".npmrc").write_text(f"registry={a.registry}\n")

@@ -36,56 +36,17 @@ version=$(node -p "require('$dist/npm/mcp-roots-fs/package.json').version")
 
 tools=$(packaging/tools.sh)
 python=$(tools/python/venv.sh)
-verdaccio_version=6.10.4
-verdaccio="$target/verdaccio-$verdaccio_version/node_modules/.bin/verdaccio"
-if [ ! -x "$verdaccio" ]; then
-  npm install --silent --no-audit --no-fund --prefix "$target/verdaccio-$verdaccio_version" "verdaccio@$verdaccio_version" >&2
-fi
-
 work=$(mktemp -d)
-registry_pid=
-cleanup() {
-  if [ -n "$registry_pid" ]; then kill "$registry_pid" 2>/dev/null || true; wait "$registry_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=packaging/tests/registry.sh
+. packaging/tests/registry.sh
+trap 'stop_registry; rm -rf "$work"' EXIT
 
 echo "== the launcher's tests"
 node --test packaging/tests/launcher.test.js 2>&1 | grep -E '^# (tests|pass|fail)'
 
 echo "== a registry on loopback"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-registry="http://127.0.0.1:$port/"
-cat > "$work/verdaccio.yaml" <<YAML
-storage: $work/storage
-auth:
-  htpasswd:
-    file: $work/htpasswd
-    max_users: 1
-uplinks: {}
-packages:
-  '**':
-    access: \$all
-    publish: \$authenticated
-log: { type: stdout, format: pretty, level: warn }
-YAML
-"$verdaccio" --config "$work/verdaccio.yaml" --listen "127.0.0.1:$port" > "$work/verdaccio.log" 2>&1 &
-registry_pid=$!
-for _ in $(seq 100); do
-  curl -sf "${registry}-/ping" >/dev/null && break
-  sleep 0.2
-done
-curl -sf "${registry}-/ping" >/dev/null || { cat "$work/verdaccio.log"; echo "verdaccio did not start" >&2; exit 1; }
-token=$(curl -sf -X PUT -H 'content-type: application/json' \
-  -d '{"name": "ci", "password": "ci-password"}' "${registry}-/user/org.couchdb.user:ci" \
-  | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).token))')
-printf 'registry=%s\n//127.0.0.1:%s/:_authToken=%s\n' "$registry" "$port" "$token" > "$work/publish.npmrc"
-# The platform packages first: the launcher's optional dependencies name them.
-for dir in "$dist"/npm/*/; do
-  [ "$(basename "$dir")" = mcp-roots-fs ] && continue
-  npm publish --userconfig "$work/publish.npmrc" --cache "$work/npm-cache" "$dir" 2>&1 | grep -E '^\+ ' || { echo "publishing $dir failed" >&2; exit 1; }
-done
-npm publish --userconfig "$work/publish.npmrc" --cache "$work/npm-cache" "$dist/npm/mcp-roots-fs" 2>&1 | grep -E '^\+ '
+start_registry "$work"
+publish_packages "$work" "$dist/npm"
 
 echo "== pip install into a fresh venv"
 python3 -m venv "$work/pip-venv"
