@@ -61,7 +61,7 @@ def main() -> int:
     a = p.parse_args()
     tools = {"npx": a.npx, "uvx": a.uvx, "mcp-roots-fs": a.binary}
     homes = Path(a.homes)
-    launches, seen = [], set()
+    launches, seen = [], {}
     for readme in map(Path, a.readmes):
         lines = found(readme)
         kinds = {Path(c).name for c, _, _ in lines}
@@ -83,10 +83,12 @@ def main() -> int:
                 print(f"{readme}: no directory (one of {DIRS}) in {command} {args}", file=sys.stderr)
                 return 1
             args = [("{DIR}" if x in DIRS else x) for x in args]
-            # The same command line in several places is run once.
-            if (command, tuple(args)) in seen:
+            # The same command line in several places is run once (its
+            # label names them all).
+            key = (command, tuple(args))
+            if key in seen:
+                seen[key]["label"] += f" = {readme.parent.name or 'root'}/{readme.name} {form}"
                 continue
-            seen.add((command, tuple(args)))
             home = homes / f"home{len(launches) + 1:02d}"
             (home / ".config" / "uv").mkdir(parents=True, exist_ok=True)
             (home / ".npmrc").write_text(f"registry={a.registry}\n")
@@ -99,6 +101,7 @@ def main() -> int:
                 "args": args,
                 "env": {"PATH": path, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")},
             })
+            seen[key] = launches[-1]
     # Beyond the READMEs: uvx with the wheel folder on its command line, and
     # the script pip installed, by its absolute path.
     home = homes / "home-extra"

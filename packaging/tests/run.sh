@@ -42,7 +42,11 @@ work=$(mktemp -d)
 trap 'stop_registry; rm -rf "$work"' EXIT
 
 echo "== the launcher's tests"
-node --test packaging/tests/launcher.test.js 2>&1 | grep -E '^# (tests|pass|fail)'
+if ! node --test packaging/tests/launcher.test.js > "$work/launcher.log" 2>&1; then
+  cat "$work/launcher.log"
+  exit 1
+fi
+grep -E '^# (tests|pass|fail)' "$work/launcher.log"
 
 echo "== a registry on loopback"
 start_registry "$work"

@@ -72,18 +72,21 @@ function run() {
     process.stderr.write(`mcp-roots-fs: ${err.message}\n`);
     process.exit(1);
   }
-  const child = spawn(binary, process.argv.slice(2), { stdio: 'inherit', windowsHide: true });
+  // The handlers are in place before the child exists, so that no signal
+  // between the spawn and their installation ends this process alone.
+  let child = null;
   const forward = {};
   for (const signal of FORWARDED) {
     forward[signal] = () => {
       try {
-        child.kill(signal);
+        if (child) child.kill(signal);
       } catch (_) {
         // the child has already gone
       }
     };
     process.on(signal, forward[signal]);
   }
+  child = spawn(binary, process.argv.slice(2), { stdio: 'inherit', windowsHide: true });
   child.on('error', (err) => {
     process.stderr.write(`mcp-roots-fs: could not start ${binary}: ${err.message}\n`);
     process.exit(1);
