@@ -105,7 +105,7 @@ def main() -> int:
     print("|---|---:|---:|---:|")
     for c in commands:
         t = sorted(times[c["label"]])
-        q = statistics.quantiles(t, n=10)
+        q = statistics.quantiles(t, n=10, method="inclusive")
         print(f"| {c['label']} | {statistics.median(t):.0f} | {q[0]:.0f} | {q[-1]:.0f} |")
     return 0
 
