@@ -57,6 +57,15 @@ python3 -m venv "$work/pip-venv"
 "$work/pip-venv/bin/pip" install --quiet --no-index --find-links "$dist/wheels" mcp-roots-fs
 "$work/pip-venv/bin/pip" show mcp-roots-fs | grep -E '^(Name|Version):'
 cmp "$work/pip-venv/bin/mcp-roots-fs" "$host_bin" && echo "the installed script is the release binary"
+# The manylinux_2_17 tag's promise: no glibc symbol newer than 2.17.
+if [[ "$host" == *-linux-gnu ]] && command -v objdump >/dev/null; then
+  newest=$(objdump -T "$host_bin" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -n 1)
+  if [ "$(printf '%s\nGLIBC_2.17\n' "$newest" | sort -V | tail -n 1)" != GLIBC_2.17 ]; then
+    echo "the Linux binary needs $newest, above the wheel's manylinux_2_17" >&2
+    exit 1
+  fi
+  echo "the Linux binary's newest glibc symbol: $newest (manylinux_2_17)"
+fi
 
 echo "== the READMEs' lines, driven by the Python SDK, against the bare binary"
 "$python" packaging/tests/launches.py "$work/launches.json" README.md mcp-roots-fs/README.md \

@@ -9,7 +9,6 @@
 'use strict';
 
 const { spawn } = require('child_process');
-const path = require('path');
 
 // `${process.platform} ${process.arch}` -> the package holding the binary.
 // build.js (beside this package) makes one package per entry (and reads this table).
