@@ -58,6 +58,7 @@ def main() -> int:
     for name in ("--npx", "--uvx", "--binary", "--registry", "--wheels", "--homes"):
         p.add_argument(name, required=True)
     p.add_argument("--pip-binary", help="the binary pip installed into a fresh venv (launched by its absolute path)")
+    p.add_argument("--pipx", help="pipx, for `pipx run mcp-roots-fs` offline (pip from ensurepip's bundle)")
     a = p.parse_args()
     tools = {"npx": a.npx, "uvx": a.uvx, "mcp-roots-fs": a.binary}
     homes = Path(a.homes)
@@ -119,6 +120,17 @@ def main() -> int:
             "command": a.pip_binary,
             "args": ["{DIR}"],
             "env": {"PATH": GUI_PATH, "HOME": str(home)},
+        })
+    if a.pipx:
+        import ensurepip
+
+        bundled = Path(ensurepip.__file__).parent / "_bundled"
+        launches.append({
+            "label": f"pipx run mcp-roots-fs (absolute pipx, PATH={GUI_PATH}, offline: the wheel folder and ensurepip's pip)",
+            "command": str(Path(a.pipx).absolute()),
+            "args": ["run", "mcp-roots-fs", "{DIR}"],
+            "env": {"PATH": GUI_PATH, "HOME": str(home), "PIPX_HOME": str(home / "pipx"), "PIPX_BIN_DIR": str(home / "bin"),
+                    "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": f"{bundled} {Path(a.wheels).absolute()}"},
         })
     Path(a.out).write_text(json.dumps(launches, indent=1))
     print(f"{len(launches)} launch lines from {len(a.readmes)} READMEs")

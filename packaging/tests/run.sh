@@ -12,7 +12,7 @@
 # 4. Every configuration line of README.md and mcp-roots-fs/README.md (npx
 #    and uvx forms, bare and absolute, GUI-like PATH, fresh HOME whose npm
 #    and uv settings name the loopback registry and the wheel folder), plus
-#    `uvx --no-index --find-links` and the pip-installed script: each
+#    `uvx --no-index --find-links`, `pipx run` and the pip-installed script: each
 #    answers the scripted calls as the bare binary does (drive.py).
 # 5. Windows, when its packages were built and Wine is here: npm installs
 #    @mcp-roots-fs/win32-x64 for --os=win32 --cpu=x64 (and not the Linux
@@ -69,7 +69,7 @@ fi
 
 echo "== the READMEs' lines, driven by the Python SDK, against the bare binary"
 "$python" packaging/tests/launches.py "$work/launches.json" README.md mcp-roots-fs/README.md \
-  --npx "$(command -v npx)" --uvx "$tools/bin/uvx" --binary "$host_bin" --pip-binary "$work/pip-venv/bin/mcp-roots-fs" \
+  --npx "$(command -v npx)" --uvx "$tools/bin/uvx" --binary "$host_bin" --pip-binary "$work/pip-venv/bin/mcp-roots-fs" --pipx "$tools/bin/pipx" \
   --registry "$registry" --wheels "$dist/wheels" --homes "$work/homes"
 "$python" packaging/tests/drive.py "$work/launches.json" "$host_bin"
 
