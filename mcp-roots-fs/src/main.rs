@@ -92,7 +92,7 @@ async fn serve_stdio(
     rounds: Rounds,
     pipes: Option<stdio::Pipes>,
 ) -> Result<(), String> {
-    let server = FsServer::new(&config, rounds);
+    let server = FsServer::new(&config, rounds).for_stdio();
     let running = server
         .serve(stdio::transport(pipes))
         .await

@@ -44,6 +44,16 @@ impl FsServer {
             tool_router: Self::tool_router(),
         }
     }
+
+    /// The server of a process that serves one client (stdio): the
+    /// session's memory is the process's, so a client that declares roots
+    /// but has none open is served the directories on every protocol
+    /// revision, and files opened under roots a later request drops are
+    /// revoked (see `SessionRoots::with_process_session`).
+    pub(crate) fn for_stdio(mut self) -> Self {
+        self.cx.roots = self.cx.roots.with_process_session();
+        self
+    }
 }
 
 // The descriptions are the original's, in substance; the annotations are its.

@@ -637,10 +637,8 @@ async def main() -> int:
     await differential(original, ours)
     await options(ours)
     await empty_first_answer(original, ours)
-    # Switched on once mcp-roots-fs's stdio entry opts in to the glue's
-    # process session (SessionRoots::with_process_session).
-    if os.environ.get("PROCESS_SESSION") == "1":
-        await default_client_without_folders(ours)
+    # Over stdio the process is the session (SessionRoots::with_process_session).
+    await default_client_without_folders(ours)
     print(f"{counted['same']} calls the same, {counted['listed']} listed differences asserted, "
           f"{counted['resynced']} tree(s) re-laid after a difference; {time.monotonic() - started:.1f}s", flush=True)
     print(f"{'FAILED' if failures else 'passed'}: {failures} failure(s)", flush=True)

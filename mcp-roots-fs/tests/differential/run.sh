@@ -20,10 +20,9 @@
 # package is only unpacked, never built). ORIGINAL_DIST points at an
 # installed dist/index.js instead (with a single original).
 #
-# PROCESS_SESSION=1 adds the check of the official Python SDK's default
-# client (2026-07-28) with an empty roots list over stdio (served the
-# directories): switch it on once the stdio entry opts in to the glue's
-# SessionRoots::with_process_session.
+# It also checks the official Python SDK's default client (2026-07-28)
+# with an empty roots list over stdio: served the directories, since the
+# stdio process is its client's session.
 #
 # `contract` captures what 2.3.0 advertises (tools/list in its order,
 # resources/templates/list, resources/list, on 2025-11-25 and 2026-07-28,
