@@ -147,17 +147,19 @@ mod watch;
 pub use error::{Error, ErrorKind, Operation};
 pub use live::{
     ConfinedDirectory, Confinement, ConfinementError, ConfinementErrorKind, ConfinementReport,
-    Enforcement, ParseConfinementError, RescanReport, Revoked, RootIdentity, Roots, RootsBuilder,
-    Snapshot, TrackedFile, confine_process,
+    Enforcement, GrantId, ParseConfinementError, RescanReport, Revoked, RootIdentity, Roots,
+    RootsBuilder, Snapshot, TrackedFile, confine_process,
 };
 pub use ops::{DirEntry, FileType, ReadDir, Walk, WalkEntry, WalkLimits, WalkRef};
 pub use options::{
-    Create, HardLinks, MountPoints, OpenOptions, Overwrite, PatternError, Patterns, Symlinks,
-    Writes,
+    Create, GrantAccess, GrantKind, HardLinks, MountPoints, OpenOptions, Overwrite, PatternError,
+    Patterns, Symlinks, Writes,
 };
 pub use parse::{parse_input, parse_input_as};
 pub use root::{Root, RootId, ScopedPath};
-pub use set::{EmptyRoots, RESERVED_DESCRIPTORS, Rejected, RootSet, RootSetBuilder, Target};
+pub use set::{
+    AskAbout, EmptyRoots, RESERVED_DESCRIPTORS, Rejected, RootSet, RootSetBuilder, Target,
+};
 pub use sys::Allowance;
 #[doc(hidden)]
 pub use sys::PathStyle;

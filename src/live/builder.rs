@@ -8,6 +8,7 @@ use crate::options::hardening::{HardLinks, Hardening, MountPoints, Symlinks, Wri
 use crate::options::patterns::Patterns;
 use crate::root::parts::Rules;
 use crate::set::RootSet;
+use crate::set::area::Area;
 use crate::set::builder::RootSetBuilder;
 use crate::set::ceiling;
 use crate::set::policy::{EmptyRoots, Policy};
@@ -35,6 +36,7 @@ pub struct RootsBuilder {
     hardening: Hardening,
     hide: Patterns,
     read_only: Patterns,
+    ask_within: Option<Vec<String>>,
 }
 
 impl RootsBuilder {
@@ -163,6 +165,61 @@ impl RootsBuilder {
         self
     }
 
+    /// Directories (URIs or absolute paths) beneath which the user may
+    /// grant one file or one directory by answering a question
+    /// ([semantics 16](crate::semantics#16-grants)): the *area*. Nothing
+    /// in it is served until granted ([`Roots::grant`], or
+    /// [`Snapshot::with_grant`](crate::Snapshot::with_grant) for one call);
+    /// [`Snapshot::may_ask`](crate::Snapshot::may_ask) says whether a
+    /// refused path may be asked about.
+    ///
+    /// The area never reaches past the operator's limit: each directory is
+    /// admitted as a client root is (judged lexically, then opened beneath
+    /// the ceiling directory holding it, with the policy's hardening and
+    /// patterns), so under a [`ceiling`](Self::ceiling) that names a
+    /// directory, an area directory outside it grants nothing (listed in
+    /// [`Roots::ask_area`]'s `rejected()` as `outside_ceiling`, and logged),
+    /// one above ceiling directories is clipped to them, and one at or
+    /// beneath a read-only ceiling directory grants read-only only. A hidden
+    /// area directory is rejected (`hidden`).
+    ///
+    /// With no ceiling directory at all (no [`ceiling`](Self::ceiling)
+    /// call, or an empty one), the area is the operator's only limit and
+    /// the client's own roots serve nothing: the ceiling is empty, every
+    /// client root is `outside_ceiling`, so nothing at all is served until
+    /// the user grants it. Replaces the directories of earlier calls.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use mcp_roots::{ErrorKind, GrantAccess, GrantKind, Roots};
+    /// # let tmp = tempfile::tempdir()?;
+    /// # let home = tmp.path().display();
+    /// # std::fs::create_dir_all(format!("{home}/projects/app"))?;
+    /// # std::fs::write(format!("{home}/projects/app/notes.md"), "n")?;
+    /// // `home` is a directory of yours.
+    /// let roots = Roots::builder().ask_within([format!("{home}/projects")]).build();
+    /// roots.replace_uris([format!("file://{home}/projects/app")]);
+    /// let notes = format!("{home}/projects/app/notes.md");
+    /// // The client's root is outside the (empty) ceiling: nothing is served…
+    /// assert_eq!(roots.load().read(&notes).unwrap_err().kind(), ErrorKind::OutsideRoots);
+    /// // …but the file may be asked about, and once the user says yes, it is.
+    /// let about = roots.load().may_ask(&notes, GrantAccess::Read)?;
+    /// assert_eq!(about.kind(), GrantKind::File);
+    /// let grant = roots.grant(&about)?;
+    /// assert_eq!(roots.load().read(&notes)?, b"n");
+    /// roots.end_grant(grant);
+    /// assert_eq!(roots.load().read(&notes).unwrap_err().kind(), ErrorKind::OutsideRoots);
+    /// # Ok(()) }
+    /// ```
+    pub fn ask_within<I>(mut self, dirs: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        self.ask_within = Some(dirs.into_iter().map(Into::into).collect());
+        self
+    }
+
     /// How root identity is judged.
     pub fn identity(mut self, identity: RootIdentity) -> Self {
         self.identity = identity;
@@ -199,12 +256,16 @@ impl RootsBuilder {
                 "ceiling directory grants nothing"
             );
         }
-        let policy = Policy {
+        let mut policy = Policy {
             ceiling,
             hardening,
             without_roots: self.empty,
             rules,
+            area: None,
         };
+        if let Some(dirs) = self.ask_within {
+            policy.area = Some(Area::admitted(dirs, &mut policy));
+        }
         Roots::with_policy(policy, self.identity)
     }
 }

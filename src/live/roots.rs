@@ -10,6 +10,7 @@ use arc_swap::ArcSwap;
 use crate::error::{Error, ErrorKind, Operation};
 use crate::live::builder::{RootIdentity, RootsBuilder};
 use crate::live::changes::Changes;
+use crate::live::grants::Grants;
 use crate::live::lock::lock;
 use crate::live::registry::Registry;
 use crate::live::report::RescanReport;
@@ -38,6 +39,7 @@ impl Roots {
                 writer: Mutex::new(Vec::new()),
                 last_request: Mutex::new(None),
                 shared: AtomicBool::new(false),
+                grants: Grants::default(),
             }),
         }
     }
@@ -95,6 +97,10 @@ pub(crate) struct Inner {
     /// the writer lock, so an empty list installed after a shared one
     /// always sees it).
     shared: AtomicBool,
+    /// The session's grants: a layer of their own, added to every set
+    /// installed (client list ∪ grants), changed only under the writer
+    /// lock.
+    pub(crate) grants: Grants,
 }
 
 /// What [`Roots::for_request`] keeps of the last request.
@@ -195,6 +201,32 @@ impl Installed {
 
     pub(crate) fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// The client's roots of this set (its grants left out), the
+    /// rejections of their list and its hardening: what a grant or the end
+    /// of one installs again beside the grants.
+    pub(crate) fn client_part(&self) -> (Vec<Pin>, Vec<Rejected>, Hardening) {
+        let client = self.pinned.iter().filter(|pin| pin.root.grant.is_none());
+        (
+            client.cloned().collect(),
+            self.base_rejected.clone(),
+            self.set.hardening(),
+        )
+    }
+
+    /// This set with `root` added, not installed anywhere (a grant for one
+    /// call): same generation.
+    pub(crate) fn with_root(&self, root: Arc<Root>) -> Self {
+        let mut pinned = self.pinned.clone();
+        pinned.push(Pin::present(&root));
+        let hardening = self.set.hardening();
+        Self::assemble(
+            self.generation,
+            pinned,
+            self.base_rejected.clone(),
+            hardening,
+        )
     }
 
     /// The URI of a pinned root, present or gone.
@@ -383,7 +415,7 @@ impl Roots {
 
     fn install_locked(
         &self,
-        mut writer: MutexGuard<'_, Vec<Arc<Installed>>>,
+        writer: MutexGuard<'_, Vec<Arc<Installed>>>,
         effective: RootSet,
         checked: Checked,
     ) -> RescanReport {
@@ -391,13 +423,24 @@ impl Roots {
             Checked::ByBuilder => effective.roots().iter().map(Pin::present).collect(),
             Checked::No => effective.roots().iter().map(Pin::verify).collect(),
         };
+        let rejected = effective.rejected().to_vec();
+        self.install_pins(writer, pinned, rejected, effective.hardening())
+    }
+
+    /// Installs the client's roots `pinned` (with the `base` rejections
+    /// and the `hardening` of the list they came from) and the session's
+    /// grants, each verified: the installing half of every replace, grant
+    /// and end of a grant.
+    pub(crate) fn install_pins(
+        &self,
+        mut writer: MutexGuard<'_, Vec<Arc<Installed>>>,
+        mut pinned: Vec<Pin>,
+        base: Vec<Rejected>,
+        hardening: Hardening,
+    ) -> RescanReport {
+        pinned.extend(self.inner.grants.roots().iter().map(Pin::verify));
         let generation = self.inner.current.load().generation + 1;
-        let installed = Arc::new(Installed::assemble(
-            generation,
-            pinned,
-            effective.rejected().to_vec(),
-            effective.hardening(),
-        ));
+        let installed = Arc::new(Installed::assemble(generation, pinned, base, hardening));
         let mut report = RescanReport {
             generation,
             roots_gone: gone(&installed),
@@ -631,6 +674,11 @@ impl Roots {
         self.inner.policy.ceiling.as_ref()
     }
 
+    /// The policy this `Roots` was built with.
+    pub(crate) fn policy(&self) -> &Policy {
+        &self.inner.policy
+    }
+
     #[cfg_attr(not(feature = "watch"), allow(dead_code))]
     pub(crate) fn downgrade(&self) -> Weak<Inner> {
         Arc::downgrade(&self.inner)
@@ -662,7 +710,7 @@ impl Roots {
         revocation::settle_taken(handles, fate, set, &self.inner.registry, paths, report);
     }
 
-    fn lock_writer(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Installed>>> {
+    pub(crate) fn lock_writer(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Installed>>> {
         lock(&self.inner.writer)
     }
 }
@@ -686,7 +734,8 @@ fn retire(retired: &mut Vec<Arc<Installed>>, old: Arc<Installed>) {
 
 /// A root of an installed set, and whether its path still names its
 /// pinned directory (a gone root stays pinned, so it can come back).
-struct Pin {
+#[derive(Clone)]
+pub(crate) struct Pin {
     root: Arc<Root>,
     present: bool,
 }

@@ -4,11 +4,12 @@
 //! choice of a root and the path below it that every operation takes
 //! ([`Selected`]), the write check every mutation passes ([`writable`]),
 //! and the parts of a root its policy hides or keeps read-only ([`parts`],
-//! judged by [`shared`]).
+//! judged by [`shared`]), and what a grant covers ([`granted`]).
 //! A root knows how to check that its path still names its
 //! directory; it does not know the operations (they live above, in `ops`).
 
 pub(crate) mod beneath;
+pub(crate) mod granted;
 pub(crate) mod parts;
 pub(crate) mod pinned;
 mod scoped;

@@ -8,6 +8,7 @@ use cap_std::fs::Dir;
 
 use crate::options::hardening::{Hardening, Writes};
 use crate::parse::input;
+use crate::root::granted::Granted;
 use crate::root::parts::Parts;
 use crate::sys::{Folding, How, Identity};
 
@@ -15,12 +16,28 @@ use crate::sys::{Folding, How, Identity};
 /// when the set was built. Two roots naming the same directory share it, and
 /// a [`ScopedPath`](crate::ScopedPath) stays valid in any later set that
 /// still has that directory as a root.
+///
+/// A file grant ([semantics 16](crate::semantics#16-grants)) pins its
+/// parent directory but is a root of its own: its identity is that
+/// directory's and a number no other root of the process bears, so that
+/// two file grants in one directory, or a file grant in a directory that is
+/// also a root, are told apart (their files are revoked with their grant).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct RootId(pub(crate) Identity);
+pub struct RootId(pub(crate) Identity, pub(crate) u64);
+
+impl RootId {
+    /// The identity of the directory root whose directory is `id`.
+    pub(crate) fn of(id: Identity) -> Self {
+        Self(id, 0)
+    }
+}
 
 impl fmt::Debug for RootId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "RootId({}:{})", self.0.dev, self.0.ino)
+        match self.1 {
+            0 => write!(f, "RootId({}:{})", self.0.dev, self.0.ino),
+            n => write!(f, "RootId({}:{}#{n})", self.0.dev, self.0.ino),
+        }
     }
 }
 
@@ -62,6 +79,8 @@ pub struct Root {
     /// The parts of the root its policy hides or keeps read-only (`None`:
     /// no pattern applies).
     pub(crate) parts: Option<Arc<Parts>>,
+    /// For a grant: what it covers (see `granted`).
+    pub(crate) grant: Option<Granted>,
 }
 
 /// The cleaned paths a root is looked up by (see `set::index`).
@@ -291,6 +310,7 @@ impl Root {
             keys: self.keys.clone(),
             anchor: self.anchor.clone(),
             parts: self.parts.clone(),
+            grant: self.grant.clone(),
             hardening,
             ..*self
         })

@@ -103,7 +103,7 @@ impl<'s> Selected<'s> {
     /// Whether `id` is the identity of a root of the set the root was
     /// chosen from (or of the root itself).
     pub(crate) fn is_a_root(&self, id: Identity) -> bool {
-        let id = RootId(id);
+        let id = RootId::of(id);
         id == self.root.id || self.roots.is_some_and(|roots| roots.has_root(id))
     }
 }

@@ -25,6 +25,7 @@ impl<'s> Selected<'s> {
     pub(crate) fn writable(&self, op: Operation) -> Result<Writable<'_, 's>, Error> {
         self.judge_lexically(Intent::Change, op)?;
         check_write(self.root, op, self.input)?;
+        self.root.check_grant_change(op, self.input)?;
         Ok(Writable { sel: self })
     }
 }

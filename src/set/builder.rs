@@ -165,7 +165,9 @@ impl RootSetBuilder {
         let hardening = self.hardening.stricter(floor);
         let mut reusable: HashMap<&str, &Arc<Root>, FastState> = HashMap::default();
         for root in current.map_or(&[][..], RootSet::roots) {
-            if root.hardening == admission.hardening_of(root, hardening) {
+            // A grant is never taken over as a client root (it covers what
+            // the user granted, judged by its own rules).
+            if root.grant.is_none() && root.hardening == admission.hardening_of(root, hardening) {
                 reusable.entry(root.uri()).or_insert(root);
             }
         }
@@ -360,7 +362,7 @@ pub(crate) fn root_at(
     anchor: Option<Anchor>,
 ) -> Result<Root, Error> {
     let os_fail = |err| Error::from_os(err, Operation::AddRoot, uri);
-    let id = RootId(sys::identity(&dir).map_err(os_fail)?);
+    let id = RootId::of(sys::identity(&dir).map_err(os_fail)?);
     let given = input::native(path);
     let resolved = sys::resolved_path(&dir, &given).map_err(os_fail)?;
     let keys = Keys {
@@ -386,6 +388,7 @@ pub(crate) fn root_at(
         keys,
         anchor,
         parts: None,
+        grant: None,
     })
 }
 

@@ -8,13 +8,17 @@ use crate::set::root_set::RootSet;
 use crate::sys::{Folding, Lead, RootMap, RootRef};
 
 impl RootMap for RootSet {
+    /// A file grant is never landed in: a link that leads to a granted
+    /// file is refused (a safe refusal), as one into its directory is.
     fn locate<'p>(&self, path: &'p str) -> Option<(usize, &'p str)> {
-        self.index().locate(path)
+        let (index, rest) = self.index().locate(path)?;
+        let root = &self.roots()[index];
+        root.granted_file().is_none().then_some((index, rest))
     }
 
     fn leads_to(&self, path: &str) -> Lead {
         let mut lead = Lead::Nowhere;
-        for root in self.roots() {
+        for root in self.roots().iter().filter(|r| r.granted_file().is_none()) {
             if let Some(key) = &root.keys.resolved
                 && is_ancestor(path, key, root.folding)
             {

@@ -4,9 +4,11 @@
 //! ([`ceiling`]), the server's policy ([`policy`]), the parts of each root
 //! a set shares ([`sharing`]), the served directories inside
 //! other ones (`nesting`), and what an operation
-//! may be aimed at ([`Target`]). A set never changes once built; `live`
+//! may be aimed at ([`Target`]), and the area the user may be asked
+//! about, whence grants come ([`area`]). A set never changes once built; `live`
 //! above replaces it whole.
 
+pub(crate) mod area;
 pub(crate) mod builder;
 pub(crate) mod ceiling;
 mod crossing;
@@ -17,6 +19,7 @@ pub(crate) mod root_set;
 pub(crate) mod sharing;
 mod target;
 
+pub use area::AskAbout;
 pub use builder::{RESERVED_DESCRIPTORS, RootSetBuilder};
 pub use policy::EmptyRoots;
 pub use root_set::{Rejected, RootSet};

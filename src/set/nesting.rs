@@ -75,6 +75,7 @@ pub(crate) fn layered(roots: Vec<Arc<Root>>, rejected: &mut Vec<Rejected>) -> Ve
                     layers: Vec::new(),
                     folding: root.folding,
                     nested: Vec::new(),
+                    only: None,
                 })
             }),
             own => own,
@@ -137,8 +138,11 @@ fn from_ceiling(root: &Root) -> Result<Vec<Nested>, Error> {
 }
 
 /// Whether `root` adds something to a root that contains it.
+///
+/// A file grant adds nothing: it is chosen for its one file alone, and
+/// hides the rest of its directory only from itself.
 fn adds(root: &Root) -> bool {
-    root.hardening.writes == Writes::Refuse
+    root.granted_file().is_none() && root.hardening.writes == Writes::Refuse
         || root.parts.as_ref().is_some_and(|p| !p.layers.is_empty())
 }
 

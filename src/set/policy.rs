@@ -11,6 +11,7 @@ use crate::error::{Error, Operation};
 use crate::options::hardening::Hardening;
 use crate::root::parts::Rules;
 use crate::set::RootSet;
+use crate::set::area::Area;
 use crate::set::builder::{ByPath, RootSetBuilder};
 use crate::set::ceiling::Ceiling;
 use crate::set::root_set::Rejected;
@@ -27,6 +28,8 @@ pub(crate) struct Policy {
     pub(crate) without_roots: EmptyRoots,
     /// The server's hide and read-only patterns (see `sharing`).
     pub(crate) rules: Option<Arc<Rules>>,
+    /// The area the user may be asked about (`ask_within`), if any.
+    pub(crate) area: Option<Area>,
 }
 
 impl Policy {
@@ -88,13 +91,14 @@ impl Policy {
     /// The policy of the `Roots` that holds one request's set: this
     /// policy's hardening as its floor (so it says what this one says of
     /// writes), no ceiling of its own (the set was admitted under this
-    /// one's).
+    /// one's), and this one's area (a grant for one call is made there).
     pub(crate) fn for_request(&self) -> Policy {
         Policy {
             ceiling: None,
             hardening: self.hardening,
             without_roots: EmptyRoots::DenyAll,
             rules: None,
+            area: self.area.clone(),
         }
     }
 

@@ -134,10 +134,10 @@ impl RootSet {
         for (i, root) in roots.iter().enumerate() {
             by_id.entry(root.id).or_insert(i);
             for key in root.keys.iter() {
-                index.insert(key, i, root.folding);
+                index.insert(&root.index_key(key), i, root.folding);
             }
             if let Some(key) = &root.keys.resolved {
-                physical.insert(key, i, root.folding);
+                physical.insert(&root.index_key(key), i, root.folding);
             }
         }
         Self {
@@ -228,7 +228,7 @@ impl RootSet {
     pub(crate) fn with_gone<'a>(mut self, gone: impl Iterator<Item = &'a Arc<Root>>) -> Self {
         for (i, root) in gone.enumerate() {
             for key in root.keys.iter() {
-                self.gone.insert(key, i, root.folding);
+                self.gone.insert(&root.index_key(key), i, root.folding);
             }
         }
         self

@@ -51,6 +51,7 @@ impl Sharing<'_> {
             layers,
             folding: root.folding,
             nested: Vec::new(),
+            only: None,
         })))
     }
 
@@ -129,7 +130,13 @@ fn prefix(root: &Root) -> String {
     let Some(anchor) = &root.anchor else {
         return String::new();
     };
-    if let Ok(rel) = root.resolved.strip_prefix(&anchor.ceiling.resolved) {
+    // A grant hangs from a directory of the area, which may itself hang
+    // from a ceiling directory: the patterns are relative to the top one.
+    let mut top = &anchor.ceiling;
+    while let Some(above) = &top.anchor {
+        top = &above.ceiling;
+    }
+    if let Ok(rel) = root.resolved.strip_prefix(&top.resolved) {
         let names: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
         if let Some(names) = names {
             return names.join("/");

@@ -27,14 +27,17 @@ impl Target for str {
             };
             return Err(Error::new(kind, op, self));
         };
-        let rel_start = path.len() - rest.len();
-        Ok(Selected::beneath(
-            &set.roots()[index],
-            set,
-            path,
-            rel_start,
-            self,
-        ))
+        let root = &set.roots()[index];
+        let mut rel_start = path.len() - rest.len();
+        if root.granted_file().is_some() {
+            // A file grant's key is the file's path: the path beneath its
+            // root (the directory) starts with the file's name.
+            rel_start = path[..rel_start]
+                .trim_end_matches('/')
+                .rfind('/')
+                .map_or(0, |at| at + 1);
+        }
+        Ok(Selected::beneath(root, set, path, rel_start, self))
     }
 }
 

@@ -78,7 +78,7 @@ impl<'s> Judge<'s> {
         }
         let mut outermost = None;
         for (id, mount) in sys::ancestors(&root.dir).map_err(|_| Unsure)? {
-            if let Some(candidate) = self.set.root_by_id(RootId(id)) {
+            if let Some(candidate) = self.set.root_by_id(RootId::of(id)) {
                 match sys::placement(&candidate.dir) {
                     Ok(placed) if placed == (id, mount) => outermost = Some(candidate.id),
                     _ => return Err(Unsure),

@@ -654,14 +654,49 @@ pub(crate) struct Parts {
     /// one more layer at its place (empty for a root that holds none: the
     /// same loop as before).
     pub(crate) nested: Vec<Nested>,
+    /// For a file grant: the one name reachable in the root's directory
+    /// (folded as the volume compares names); every other name is hidden.
+    pub(crate) only: Option<Box<str>>,
 }
 
+/// The "pattern" a file grant hides the rest of its directory by.
+pub(crate) const ONLY: &str = "/* (a file grant reaches its one file)";
+
 impl Parts {
+    /// Whether `rel` (below the root, `..` going back) reaches anything
+    /// but a file grant's one name: another name of the root's directory,
+    /// or a name beneath the granted one.
+    fn outside_only(&self, rel: &str) -> bool {
+        let Some(only) = &self.only else {
+            return false;
+        };
+        let mut depth = 0usize;
+        for piece in pieces(rel) {
+            match piece {
+                "" | "." => {}
+                ".." if depth == 0 => return true,
+                ".." => depth -= 1,
+                // The one name, and nothing beneath it (a directory put
+                // at its place on disk is not granted).
+                name => {
+                    if depth > 0 || fold(name, self.folding) != **only {
+                        return true;
+                    }
+                    depth += 1;
+                }
+            }
+        }
+        false
+    }
+
     /// What the rules say of `rel`, a `/`-separated path below the root
     /// (`.` or empty for the root itself). Every component counts, from
     /// the top: a `..` goes back, so a lexical path that passes through a
     /// hidden part (`secrets/../a`) is hidden.
     pub(crate) fn judge(&self, rel: &str) -> Verdict<'_> {
+        if self.outside_only(rel) {
+            return Verdict::Hidden(ONLY);
+        }
         let mut read_only = None;
         for layer in &self.layers {
             let (hidden, ro) = layer.judge(pieces(rel), self.folding);
@@ -707,6 +742,9 @@ impl Parts {
     /// The directory itself is taken as shared (a listing or a walk judged
     /// it when it opened it): only the entry's own component is tested.
     pub(crate) fn hides_entry(&self, dir: &str, name: &str) -> bool {
+        if matches!(dir, "" | ".") && self.outside_only(name) {
+            return true;
+        }
         self.layers
             .iter()
             .any(|layer| layer.hides_entry(dir, name, self.folding))
@@ -720,6 +758,7 @@ impl Parts {
     /// pattern text, from the same place, at the same prefix.
     pub(crate) fn same_as(&self, other: &Parts) -> bool {
         self.folding == other.folding
+            && self.only == other.only
             && same_layers(&self.layers, &other.layers)
             && self.nested.len() == other.nested.len()
             && (self.nested.iter().zip(&other.nested)).all(|(a, b)| a.same_as(b))
@@ -728,10 +767,11 @@ impl Parts {
     /// These parts without the layers of the served directories beneath
     /// the root (`None` when nothing else is left).
     pub(crate) fn own(&self) -> Option<Self> {
-        (!self.layers.is_empty()).then(|| Self {
+        (!self.layers.is_empty() || self.only.is_some()).then(|| Self {
             layers: self.layers.clone(),
             folding: self.folding,
             nested: Vec::new(),
+            only: self.only.clone(),
         })
     }
 }

@@ -13,6 +13,7 @@ fn parts(hide: &[&str], read_only: &[&str], folding: Folding, prefix: &str) -> P
         layers: vec![Layer::new(&rules, Source::Policy, folding, prefix).unwrap()],
         folding,
         nested: Vec::new(),
+        only: None,
     }
 }
 
@@ -538,6 +539,7 @@ mod against_globset {
             layers: vec![layer],
             folding: Folding::Exact,
             nested: Vec::new(),
+            only: None,
         };
         let want = reference(hide, read_only, prefix, rel);
         prop_assert_eq!(
@@ -608,6 +610,7 @@ fn a_nested_directory_judges_beneath_its_place_whatever_the_spelling() {
         layers: Vec::new(),
         folding: Folding::Exact,
         nested: vec![nested, read_only],
+        only: None,
     };
     for hidden in [
         "inner/secrets",
