@@ -12,7 +12,7 @@ use std::ffi::OsString;
 
 use mcp_roots::{Error, Patterns, RootSet};
 use testkit::parts_corpus::{self, PartsCase, PartsOp};
-use testkit::{Expect, Fixture, Op};
+use testkit::{Fixture, Op};
 
 fn set(case: &PartsCase, fx: &Fixture) -> RootSet {
     let mut builder = RootSet::builder();
@@ -78,28 +78,16 @@ fn parts_corpus() {
         let fx = Fixture::with_setup(&case.setup).expect("fixture");
         let set = set(case, &fx);
         let before = fx.snapshot();
-        let id = &case.id;
-        match (case.expect, run(case, &fx, &set)) {
-            (Expect::Deny, Ok(_)) => failures.push(format!("{id}: ESCAPE, allowed")),
-            (Expect::Deny, Err(err)) => {
-                let want = case.reason.as_deref().expect("deny cases name a reason");
-                if err.reason() != want {
-                    failures.push(format!(
-                        "{id}: refused with {}, not {want}: {err}",
-                        err.reason()
-                    ));
-                }
-                let changes = before.diff(&fx.snapshot());
-                if !changes.is_empty() {
-                    failures.push(format!("{id}: denied but changed the tree: {changes:?}"));
-                }
-            }
-            (Expect::Allow, Ok(Ok(()))) => {}
-            (Expect::Allow, Ok(Err(why))) => failures.push(format!("{id}: allowed, but {why}")),
-            (Expect::Allow, Err(err)) => {
-                failures.push(format!("{id}: wrongly refused: {err} [{}]", err.reason()));
-            }
-        }
+        let outcome = run(case, &fx, &set);
+        let reason = case.reason.as_deref();
+        let changes = || before.diff(&fx.snapshot());
+        failures.extend(common::verdict(
+            &case.id,
+            case.expect,
+            reason,
+            outcome,
+            changes,
+        ));
     }
     eprintln!("{} parts corpus cases", cases.len());
     assert!(

@@ -201,14 +201,15 @@ impl RootsBuilder {
     /// roots.replace_uris([format!("file://{home}/projects/app")]);
     /// let notes = format!("{home}/projects/app/notes.md");
     /// // The client's root is outside the (empty) ceiling: nothing is served…
-    /// assert_eq!(roots.load().read(&notes).unwrap_err().kind(), ErrorKind::OutsideRoots);
+    /// assert_eq!(roots.load().rejected()[0].reason(), "outside_ceiling");
+    /// assert_eq!(roots.load().read(&notes).unwrap_err().kind(), ErrorKind::NoRoots);
     /// // …but the file may be asked about, and once the user says yes, it is.
     /// let about = roots.load().may_ask(&notes, GrantAccess::Read)?;
     /// assert_eq!(about.kind(), GrantKind::File);
     /// let grant = roots.grant(&about)?;
     /// assert_eq!(roots.load().read(&notes)?, b"n");
     /// roots.end_grant(grant);
-    /// assert_eq!(roots.load().read(&notes).unwrap_err().kind(), ErrorKind::OutsideRoots);
+    /// assert_eq!(roots.load().read(&notes).unwrap_err().kind(), ErrorKind::NoRoots);
     /// # Ok(()) }
     /// ```
     pub fn ask_within<I>(mut self, dirs: I) -> Self

@@ -198,11 +198,43 @@ pub enum Expect {
 /// If the file cannot be read or does not parse as a corpus; the message
 /// names the file and the serde error.
 pub fn load(path: impl AsRef<Path>) -> Vec<Case> {
-    let path = path.as_ref();
+    load_rows(path.as_ref())
+}
+
+/// Loads a corpus file of any row type.
+///
+/// # Panics
+///
+/// As [`load`].
+pub(crate) fn load_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Vec<T> {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read corpus {}: {e}", path.display()));
     serde_json::from_str(&text)
         .unwrap_or_else(|e| panic!("cannot parse corpus {}: {e}", path.display()))
+}
+
+/// Path of the corpus file `name` in `testkit/data/`.
+pub(crate) fn data_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name)
+}
+
+/// Checks what every corpus with reasons shares: at least `min` rows,
+/// unique ids, a `resolved` path exactly on allow rows and a `reason`
+/// exactly on deny rows. Each row: (id, expect, has resolved, has reason).
+#[cfg(test)]
+pub(crate) fn check_rows(rows: &[(&str, Expect, bool, bool)], min: usize) {
+    assert!(rows.len() >= min, "{}", rows.len());
+    let mut ids: Vec<_> = rows.iter().map(|r| r.0).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), rows.len(), "case ids are unique");
+    for &(id, expect, resolved, reason) in rows {
+        let allow = expect == Expect::Allow;
+        assert_eq!(allow, resolved, "{id}");
+        assert_eq!(!allow, reason, "{id}");
+    }
 }
 
 /// Path of the workspace's shared corpus, `testkit/data/escape_corpus.json`.

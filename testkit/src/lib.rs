@@ -7,6 +7,8 @@
 //!   (`testkit/data/escape_corpus.json`) and loaders for it;
 //! - [`parts_corpus`]: the corpus of escape cases for hide and read-only
 //!   patterns (`testkit/data/parts_corpus.json`), in a file of its own;
+//! - [`grants_corpus`]: the corpus where the area that may be asked
+//!   about, grants, nesting and patterns meet (`testkit/data/grants_corpus.json`);
 //! - [`fixture`]: a fresh temporary tree `{T}` built from a case's setup,
 //!   with snapshots to prove that a denied write changed nothing;
 //! - [`model`]: the reference model, [`model::judge`], which decides from
@@ -39,6 +41,7 @@ pub mod corpus;
 pub mod fixture;
 #[cfg(unix)]
 pub mod generate;
+pub mod grants_corpus;
 #[cfg(unix)]
 pub mod model;
 pub mod parts_corpus;

@@ -8,7 +8,7 @@
 //! never meet a row they cannot apply.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
@@ -100,7 +100,7 @@ impl fmt::Display for PartsOp {
 
 /// Path of the parts corpus, `testkit/data/parts_corpus.json`.
 pub fn path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/parts_corpus.json")
+    crate::corpus::data_path("parts_corpus.json")
 }
 
 /// Loads the parts corpus (see [`path`]).
@@ -110,11 +110,7 @@ pub fn path() -> PathBuf {
 /// If the file cannot be read or does not parse; the message names the
 /// file and the serde error.
 pub fn load() -> Vec<PartsCase> {
-    let path = path();
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read corpus {}: {e}", path.display()));
-    serde_json::from_str(&text)
-        .unwrap_or_else(|e| panic!("cannot parse corpus {}: {e}", path.display()))
+    crate::corpus::load_rows(&path())
 }
 
 #[cfg(test)]
@@ -124,18 +120,15 @@ mod tests {
     #[test]
     fn parts_corpus_loads_and_is_well_formed() {
         let cases = load();
-        assert!(cases.len() >= 20, "{}", cases.len());
-        let mut ids: Vec<_> = cases.iter().map(|c| &c.id).collect();
-        ids.sort();
-        ids.dedup();
-        assert_eq!(ids.len(), cases.len(), "case ids are unique");
+        let rows: Vec<_> = cases
+            .iter()
+            .map(|c| (&*c.id, c.expect, c.resolved.is_some(), c.reason.is_some()))
+            .collect();
+        crate::corpus::check_rows(&rows, 20);
         for c in &cases {
-            let allow = c.expect == Expect::Allow;
-            assert_eq!(allow, c.resolved.is_some(), "{}", c.id);
-            assert_eq!(!allow, c.reason.is_some(), "{}", c.id);
             assert_eq!(c.op == PartsOp::Rename, c.from.is_some(), "{}", c.id);
             assert!(
-                c.listed.is_none() || (allow && c.op == PartsOp::List),
+                c.listed.is_none() || (c.expect == Expect::Allow && c.op == PartsOp::List),
                 "{}",
                 c.id
             );

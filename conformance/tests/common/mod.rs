@@ -159,3 +159,39 @@ pub(crate) fn watch(
         .expect("watch");
     (events, guard)
 }
+
+/// The failures of one corpus row whose operation gave `outcome`: a deny
+/// must be refused with `reason` and change nothing (`changes`: the tree's
+/// differences from before), an allow must succeed on what was expected.
+pub(crate) fn verdict(
+    id: &str,
+    expect: testkit::Expect,
+    reason: Option<&str>,
+    outcome: Result<Result<(), String>, Error>,
+    changes: impl FnOnce() -> Vec<String>,
+) -> Vec<String> {
+    use testkit::Expect;
+    let mut failures = Vec::new();
+    match (expect, outcome) {
+        (Expect::Deny, Ok(_)) => failures.push(format!("{id}: ESCAPE, allowed")),
+        (Expect::Deny, Err(err)) => {
+            let want = reason.expect("deny cases name a reason");
+            if err.reason() != want {
+                failures.push(format!(
+                    "{id}: refused with {}, not {want}: {err}",
+                    err.reason()
+                ));
+            }
+            let changes = changes();
+            if !changes.is_empty() {
+                failures.push(format!("{id}: denied but changed the tree: {changes:?}"));
+            }
+        }
+        (Expect::Allow, Ok(Ok(()))) => {}
+        (Expect::Allow, Ok(Err(why))) => failures.push(format!("{id}: allowed, but {why}")),
+        (Expect::Allow, Err(err)) => {
+            failures.push(format!("{id}: wrongly refused: {err} [{}]", err.reason()));
+        }
+    }
+    failures
+}
