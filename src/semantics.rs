@@ -475,6 +475,100 @@
 //! or a loop) is judged by its own name, so whoever planted it learns, by
 //! the answer `hidden`, whether its target in a hidden part exists.
 //!
+//! # 15. Grants
+//!
+//! Beside the roots the client shares, the user may grant one file or one
+//! directory by answering a question, beneath an area the operator names
+//! ([`RootsBuilder::ask_within`](crate::RootsBuilder::ask_within)). A grant
+//! is as hard as a root: it is a root, opened and pinned, judged by the
+//! same rules.
+//!
+//! - **The area.** Each `ask_within` directory is admitted as a client
+//!   root is (section 8): judged lexically, then opened beneath the
+//!   ceiling directory that holds it, with the policy's hardening and
+//!   patterns. When the ceiling names a directory, an area directory
+//!   outside it grants nothing (`outside_ceiling`, in
+//!   [`Roots::ask_area`](crate::Roots::ask_area)'s `rejected()`), one above
+//!   ceiling directories is clipped to them, and one at or beneath a
+//!   read-only ceiling directory can grant reading only. When it names
+//!   none (no ceiling, or an empty one), the area is the operator's limit
+//!   and the ceiling is empty: no client root is served, nothing at all
+//!   is until the user grants it. Nothing in the area is served before a
+//!   grant.
+//! - **The question, judged first.** [`Snapshot::may_ask`](crate::Snapshot::may_ask)
+//!   says, before anything is asked, whether a path may be asked about for
+//!   reading ([`GrantAccess::Read`](crate::GrantAccess)) or for changing
+//!   (`Change`): `outside_roots` past the area (the same answer whatever
+//!   lies there); `hidden` for a hidden part, judged as every access is
+//!   (the path as given before the disk, then the physical path reached,
+//!   and a refusal from the disk after a link or a `..` judged on the
+//!   deepest existing ancestor, section 14), so the answer never tells
+//!   whether anything exists in a hidden part; `read_only` for `Change`
+//!   where a read-only pattern, a read-only ceiling directory or a
+//!   read-only policy covers the path (a question cannot lift it);
+//!   `not_found` when neither the path nor its folder exists, or it is a
+//!   dangling symlink; `not_a_regular_file` for a FIFO, socket or device.
+//!   Otherwise the answer ([`AskAbout`](crate::AskAbout)) names the
+//!   physical path (links and `..` resolved: two spellings of one file
+//!   give equal answers, so a server remembers a "no" by it) and what the
+//!   grant covers: the directory named, or the file (an existing one, or a
+//!   new name in an existing folder, for a tool that creates it).
+//! - **The grant, judged again.** The user's yes is handed back
+//!   ([`Roots::grant`](crate::Roots::grant), [`Snapshot::with_grant`](crate::Snapshot::with_grant)):
+//!   the grant is opened beneath its area directory (a link inside the
+//!   area that leads out of it cannot carry it out) and refused
+//!   (`not_found`) when the path no longer names what was asked about.
+//! - **A directory grant** is a root at that directory: everything beneath
+//!   it, nothing beside or above. `..` and links that leave it are
+//!   `outside_roots` (section 4; section 9 applies across the set's roots
+//!   as for any root); the directory itself is never removed or renamed
+//!   through it. Its patterns are the server's, anchored as for a client
+//!   root at its place (at the ceiling directory holding it, or at the area
+//!   directory without a ceiling); the read-only and patterned directories
+//!   served inside it give it their layers (section 5). Writable (`Change`)
+//!   allows every change inside it: create, write, remove and rename.
+//! - **A file grant** is its folder, pinned (identity: the folder and the
+//!   name), of which one name alone is reachable. A set chooses it for
+//!   that path only: any other name of the folder, and the folder itself,
+//!   is `outside_roots` as before; a path that goes through the name to
+//!   anything else (`f.txt/../g.txt`, a name beneath it) or an object
+//!   reached by another name (the file replaced by a link) is `hidden`.
+//!   A link elsewhere never lands in a file grant (a safe refusal).
+//!   Writable (`Change`) allows writing the file, truncating it,
+//!   replacing its content by an atomic write onto its name, and creating
+//!   it when it was granted as a new name; never removing it, renaming it
+//!   (either end) or making a folder at its name (`read_only`). A file
+//!   moved or renamed away on disk is no longer the grant: its open
+//!   handles are revoked by the next rescan (the watcher watches the
+//!   folder), and a file put back at the name is reachable.
+//! - **The strictest answer wins.** A grant is never past the ceiling,
+//!   never covers a hidden part, and never lifts a read-only rule: a
+//!   read-only directory or pattern inside a writable grant stays
+//!   read-only; a grant inside a client root that is read-only is judged
+//!   by that root (the outermost root chooses the handle, section 5).
+//!   A read grant (`Read`) refuses every change (`read_only`). A directory
+//!   grant served read-only inside a writable root makes that part of the
+//!   root read-only, as any read-only served directory does; a file grant
+//!   adds nothing to the roots around it.
+//! - **For the session.** [`Roots::grant`](crate::Roots::grant) adds a
+//!   grant to a layer of its own in the `Roots`: every set installed is
+//!   the client's list ∪ the grants, so a new list (`roots/list_changed`)
+//!   keeps them. A grant does not count as the client having shared a
+//!   folder ([`Roots::has_shared`](crate::Roots::has_shared)). It is
+//!   installed as a new set, with everything that applies to a root: the
+//!   watcher watches it, its identity is verified on every rescan, a
+//!   snapshot taken before its end gets `scope_lost` beneath it (section
+//!   13), and [`Roots::end_grant`](crate::Roots::end_grant) settles its
+//!   files as a removed root's: revoked (`scope_lost`) unless another root
+//!   of the set holds them, before it returns. A read that begins after
+//!   `end_grant` returned never returns data.
+//! - **For one call.** [`Snapshot::with_grant`](crate::Snapshot::with_grant)
+//!   makes a snapshot of its own with the grant added, never installed:
+//!   no other request sees it. It lasts as long as that snapshot and no
+//!   longer than the installed set: after a `replace`, a `rescan` or a
+//!   session grant, operations beneath it are `scope_lost`, and files
+//!   opened through it are revoked at that change.
+//!
 //! [`RootSet::root`]: crate::RootSet::root
 //! [`RootSet::root_named`]: crate::RootSet::root_named
 //! [`RootSet::rejected`]: crate::RootSet::rejected

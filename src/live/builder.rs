@@ -167,7 +167,7 @@ impl RootsBuilder {
 
     /// Directories (URIs or absolute paths) beneath which the user may
     /// grant one file or one directory by answering a question
-    /// ([semantics 16](crate::semantics#16-grants)): the *area*. Nothing
+    /// ([semantics 15](crate::semantics#15-grants)): the *area*. Nothing
     /// in it is served until granted ([`Roots::grant`], or
     /// [`Snapshot::with_grant`](crate::Snapshot::with_grant) for one call);
     /// [`Snapshot::may_ask`](crate::Snapshot::may_ask) says whether a

@@ -1,4 +1,4 @@
-//! Grants ([semantics 16](crate::semantics#16-grants)): access the user
+//! Grants ([semantics 15](crate::semantics#15-grants)): access the user
 //! gave by answering a question, one file or one directory beneath the
 //! operator's `ask_within` area.
 //!

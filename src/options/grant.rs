@@ -4,7 +4,7 @@
 //! the set's and the live roots' business.
 
 /// The access a grant gives (and the question asks for): reading, or
-/// changing too ([semantics 16](crate::semantics#16-grants)).
+/// changing too ([semantics 15](crate::semantics#15-grants)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum GrantAccess {

@@ -1,5 +1,5 @@
 //! What a grant covers, as its root carries it
-//! ([semantics 16](crate::semantics#16-grants)): a directory grant is a
+//! ([semantics 15](crate::semantics#15-grants)): a directory grant is a
 //! root like any other; a file grant is its parent directory, pinned, of
 //! which one name alone is reachable. Its keys in a set's index are the
 //! file's path (parent and name), so the grant is chosen for that path

@@ -17,7 +17,7 @@ use crate::sys::{Folding, How, Identity};
 /// a [`ScopedPath`](crate::ScopedPath) stays valid in any later set that
 /// still has that directory as a root.
 ///
-/// A file grant ([semantics 16](crate::semantics#16-grants)) pins its
+/// A file grant ([semantics 15](crate::semantics#15-grants)) pins its
 /// parent directory but is a root of its own: its identity is that
 /// directory's and a number no other root of the process bears, so that
 /// two file grants in one directory, or a file grant in a directory that is

@@ -1,4 +1,4 @@
-//! The area the user may be asked about ([semantics 16](crate::semantics#16-grants)):
+//! The area the user may be asked about ([semantics 15](crate::semantics#15-grants)):
 //! the operator's `ask_within` directories, admitted as client roots are
 //! (inside the ceiling when it names a directory, with the policy's
 //! hardening and patterns), and the two steps of a grant made from them:
