@@ -172,10 +172,7 @@ fn check_listing(
 
 #[test]
 fn the_library_agrees_with_the_reference_model() {
-    let scenes = std::env::var("MCP_ROOTS_PROPTEST_SCENES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1_000);
+    let scenes = common::scenes(1_000);
     let config = Config {
         cases: scenes,
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(

@@ -195,3 +195,12 @@ pub(crate) fn verdict(
     }
     failures
 }
+
+/// The number of scenes a model proptest runs: `MCP_ROOTS_PROPTEST_SCENES`
+/// when set (long runs), else `default`.
+pub(crate) fn scenes(default: u32) -> u32 {
+    std::env::var("MCP_ROOTS_PROPTEST_SCENES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

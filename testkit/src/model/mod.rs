@@ -22,6 +22,7 @@
 //!    refuses a create.
 
 pub mod across;
+pub mod grants;
 pub mod input;
 pub mod parts;
 pub mod walk;
