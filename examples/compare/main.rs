@@ -19,6 +19,8 @@
 #[cfg(target_os = "linux")]
 mod confine;
 #[cfg(target_os = "linux")]
+mod grant;
+#[cfg(target_os = "linux")]
 mod live;
 #[cfg(target_os = "linux")]
 mod measure;
@@ -53,6 +55,7 @@ const SCENARIOS: &[Scenario] = &[
     ("lookup", open::lookup),
     ("ops", ops::ops),
     ("parts", parts::parts),
+    ("grant", grant::grant),
     ("threads", live::threads),
     ("storm", live::storm),
     ("watch", live::watch),

@@ -108,6 +108,10 @@ const SECTIONS: &[(&str, &[Row])] = &[
         row("walk of 100,000 entries, 20 patterns / none", "parts.walk_vs_none", Times, AtMost(1.5)),
         row("walk of 100,000 entries, 20 patterns, CPU", "parts.walk_ms", Ms, Target::None),
     ]),
+    ("grants: the target file through a grant / through a client root (Snapshot::open, tracked)", &[
+        row("file grant / client root", "grant.file_vs_root", Times, AtMost(1.05)),
+        row("directory grant / client root", "grant.dir_vs_root", Times, AtMost(1.05)),
+    ]),
     ("file operations against std::fs", &[
         row("create_new / OpenOptions::create_new", "ops.create_new_vs_std", Times, Target::None),
         row("read_dir (32 entries) / std::fs::read_dir", "ops.read_dir_vs_std", Times, Target::None),
