@@ -163,6 +163,11 @@ impl<'r> Snapshot<'r> {
     /// names, or the file (an existing one, or a new name in an existing
     /// directory).
     ///
+    /// Ask about a path this snapshot refused as `outside_roots` (or
+    /// `no_roots`): a grant adds a root, it never lifts the refusal of a
+    /// root that already holds the path (a read-only or hidden part), since
+    /// the outermost root still judges it.
+    ///
     /// The judgement is the boundary's own, with no existence oracle: the
     /// path as given is matched against the patterns before the disk, and
     /// a refusal from the disk after a link or a `..` is judged on the
