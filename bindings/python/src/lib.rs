@@ -4,6 +4,7 @@
 mod confine;
 mod errors;
 mod file;
+mod grants;
 mod ops;
 mod roots;
 mod values;
@@ -18,6 +19,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<roots::PyReport>()?;
     m.add_class::<roots::PyRevoked>()?;
     m.add_class::<roots::PyRootInfo>()?;
+    m.add_class::<grants::PyAskAbout>()?;
+    m.add_class::<grants::PyGrant>()?;
     m.add_class::<values::PyRejected>()?;
     m.add_class::<values::PyScopedPath>()?;
     m.add_class::<values::PyDirEntry>()?;

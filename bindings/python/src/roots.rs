@@ -88,7 +88,7 @@ pub(crate) struct PyReport {
 }
 
 impl PyReport {
-    fn new(
+    pub(crate) fn new(
         py: Python<'_>,
         roots: &mcp_roots::Roots,
         report: &mcp_roots::RescanReport,
@@ -142,6 +142,8 @@ pub(crate) struct PyRootInfo {
     read_only: bool,
     hides: Vec<String>,
     protects: Vec<String>,
+    /// For a grant: `"file"` or `"directory"`.
+    grant: Option<&'static str>,
 }
 
 impl PyRootInfo {
@@ -153,6 +155,7 @@ impl PyRootInfo {
             read_only: root.writes() == mcp_roots::Writes::Refuse,
             hides: owned(root.hides()),
             protects: owned(root.protects()),
+            grant: root.grant().map(mcp_roots::GrantKind::as_str),
         }
     }
 }
@@ -180,6 +183,7 @@ impl PyRoots {
         *, ceiling = None, read_only_ceiling = Vec::new(), writes = "allow",
         empty_roots = "deny_all", symlinks = "follow_beneath", mount_points = "cross",
         hard_links = "allow", hide = Vec::new(), read_only_patterns = Vec::new(),
+        ask_within = None,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -192,6 +196,7 @@ impl PyRoots {
         hard_links: &str,
         hide: Vec<String>,
         read_only_patterns: Vec<String>,
+        ask_within: Option<Vec<String>>,
     ) -> PyResult<Self> {
         use mcp_roots::{EmptyRoots, HardLinks, MountPoints, Symlinks, Writes};
         let mut b = mcp_roots::Roots::builder()
@@ -237,6 +242,9 @@ impl PyRoots {
             )?);
         if let Some(ceiling) = ceiling {
             b = b.ceiling(ceiling);
+        }
+        if let Some(area) = ask_within {
+            b = b.ask_within(area);
         }
         Ok(Self { inner: b.build() })
     }

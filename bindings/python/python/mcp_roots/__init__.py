@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from ._core import (
     REASONS,
+    AskAbout,
     DirEntry,
+    Grant,
     Rejected,
     Report,
     Revoked,
@@ -53,8 +55,10 @@ from ._file import File
 
 __all__ = [
     "REASONS",
+    "AskAbout",
     "DirEntry",
     "File",
+    "Grant",
     "Rejected",
     "Report",
     "Revoked",
