@@ -57,7 +57,7 @@ export MCP_ROOTS_CORPUS_DIR="$repo/testkit/data"
 
 if [ -x "$no_openat2" ]; then
     step "python: pytest without openat2"
-    (cd "$work" && "$no_openat2" "$work/user/bin/python" -m pytest -q -p no:cacheprovider tests/test_corpus.py tests/test_roots.py tests/test_patterns.py tests/test_watch.py tests/test_arguments.py)
+    (cd "$work" && "$no_openat2" "$work/user/bin/python" -m pytest -q -p no:cacheprovider tests/test_corpus.py tests/test_roots.py tests/test_patterns.py tests/test_watch.py tests/test_arguments.py tests/test_grants.py)
 else
     step "python: SKIPPED the run without openat2 (cargo build -p no-openat2 first)"
 fi
@@ -84,7 +84,7 @@ export MCP_ROOTS_CORPUS_DIR="$repo/testkit/data"
 
 if [ -x "$no_openat2" ]; then
     step "node: node --test without openat2"
-    (cd "$user" && "$no_openat2" "$(command -v node)" --test test/corpus.test.js test/roots.test.js test/patterns.test.js test/watch.test.js test/arguments.test.js)
+    (cd "$user" && "$no_openat2" "$(command -v node)" --test test/corpus.test.js test/roots.test.js test/patterns.test.js test/watch.test.js test/arguments.test.js test/grants.test.js)
 else
     step "node: SKIPPED the run without openat2 (cargo build -p no-openat2 first)"
 fi

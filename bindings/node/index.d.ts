@@ -9,6 +9,20 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/**
+ * What a grant of a refused path would be (`roots.mayAsk`): the physical
+ * path, `"file"` or `"directory"`, the access, and whether the file
+ * exists. Two spellings of one file give equal answers (`equals`).
+ */
+export declare class AskAbout {
+  get path(): string
+  get kind(): 'file' | 'directory'
+  get access(): 'read' | 'change'
+  get exists(): boolean
+  /** Whether `other` names the same grant. */
+  equals(other: AskAbout): boolean
+}
+
 /** An open file beneath a root. */
 export declare class FileHandle {
   /** The input it was opened as. */
@@ -33,8 +47,28 @@ export declare class FileHandle {
   closeSync(): void
 }
 
+/** A session grant (`roots.grant`): what `roots.endGrant` ends. */
+export declare class Grant {
+  /** The grant's number, unique in the process. */
+  get id(): number
+  /** What it covers. */
+  get about(): AskAbout
+}
+
 /** One session's roots under the server's policy. */
 export declare class Roots {
+  /**
+   * Whether `path` (refused as outside the roots) may be asked about
+   * for `access` (`"read"`, the default, or `"change"`), judged before
+   * any question.
+   */
+  mayAsk(path: string, access?: 'read' | 'change'): AskAbout
+  /** Grants what `about` names for the session (the user said yes). */
+  grant(about: AskAbout): Grant
+  /** Ends a session grant; its files are revoked. */
+  endGrant(grant: Grant): Report
+  /** The session's grants, in the order they were made. */
+  get grants(): Array<Grant>
   constructor(policy?: Policy | undefined | null)
   /**
    * Installs the client's root list (URIs, or `{uri, name}`); revokes the
@@ -247,6 +281,12 @@ export interface Policy {
   hide?: Array<string>
   /** Gitignore-style patterns of what the policy keeps read-only. */
   readOnlyPatterns?: Array<string>
+  /**
+   * The directories beneath which the user may grant a file or a
+   * directory (`roots.mayAsk`, `roots.grant`); with no `ceiling`,
+   * nothing is served until granted.
+   */
+  askWithin?: Array<string>
 }
 
 /** The stable reasons, in the crate's table order. */
@@ -301,6 +341,8 @@ export interface RootInfo {
   hides: Array<string>
   /** The patterns of what is kept read-only in it, in order. */
   protects: Array<string>
+  /** For a grant: `"file"` or `"directory"`; null for a client root. */
+  grant?: string
 }
 
 /** What the watcher noticed. */

@@ -835,7 +835,9 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.AskAbout = nativeBinding.AskAbout
 module.exports.FileHandle = nativeBinding.FileHandle
+module.exports.Grant = nativeBinding.Grant
 module.exports.Roots = nativeBinding.Roots
 module.exports.RootSet = nativeBinding.RootSet
 module.exports.Watcher = nativeBinding.Watcher

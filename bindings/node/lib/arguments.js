@@ -116,6 +116,7 @@ const SPECS = {
   newRoots: [['policy', 'object?']],
   newRootSet: [['roots', 'roots'], ['options', 'object?']],
   forRequest: [['roots', 'roots?']],
+  mayAsk: [['path', 'path'], ['access', 'string?']],
   fileRead: [['length', 'uint32?'], ['position', 'position?']],
   fileWrite: [['data', 'data'], ['position', 'position?']],
 }

@@ -4,7 +4,7 @@
 import type * as native from '../index'
 
 export type {
-  ConfineOptions, ConfinementReport, DirEntry, FileHandle, Policy, ResolvedPath, Revoked, RootArg, RootInfo,
+  AskAbout, Grant, ConfineOptions, ConfinementReport, DirEntry, FileHandle, Policy, ResolvedPath, Revoked, RootArg, RootInfo,
   ScopeEvent, SetOptions, Stat, WalkEntry, Watcher,
 } from '../index'
 

@@ -23,6 +23,7 @@ const notUtf8 = converting(native.notUtf8)
 const Roots = convertingConstructor(native.Roots, (args) => check('newRoots', args, notUtf8))
 const RootSet = convertingConstructor(native.RootSet, (args) => check('newRootSet', args, notUtf8))
 wrapMethods(Roots.prototype, OPERATIONS)
+wrapMethods(Roots.prototype, ['mayAsk', 'grant', 'endGrant'])
 wrapMethods(RootSet.prototype, OPERATIONS)
 wrapMethods(FileHandle.prototype, ['read', 'readSync', 'write', 'writeSync', 'statSync', 'whereSync', 'close', 'closeSync'])
 
@@ -37,6 +38,7 @@ for (const Class of [Roots, RootSet]) {
 }
 checking(Roots.prototype, 'replace', 'replace', false, notUtf8)
 checking(Roots.prototype, 'forRequest', 'forRequest', false, notUtf8)
+checking(Roots.prototype, 'mayAsk', 'mayAsk', false, notUtf8)
 checking(FileHandle.prototype, 'read', 'fileRead', true, notUtf8)
 checking(FileHandle.prototype, 'readSync', 'fileRead', false, notUtf8)
 checking(FileHandle.prototype, 'write', 'fileWrite', true, notUtf8)

@@ -4,6 +4,7 @@
 pub mod confine;
 mod errors;
 mod file;
+mod grants;
 mod roots;
 mod scope;
 mod task;

@@ -73,7 +73,7 @@ fn open_options(flags: Option<&str>) -> napi::Result<mcp_roots::OpenOptions> {
     })
 }
 
-fn report(roots: &mcp_roots::Roots, r: &mcp_roots::RescanReport) -> Report {
+pub(crate) fn report(roots: &mcp_roots::Roots, r: &mcp_roots::RescanReport) -> Report {
     Report {
         generation: r.generation() as f64,
         rejected: roots.load().rejected().iter().map(Rejected::new).collect(),
@@ -144,6 +144,9 @@ impl Roots {
             )?);
         if let Some(ceiling) = p.ceiling {
             b = b.ceiling(ceiling);
+        }
+        if let Some(area) = p.ask_within {
+            b = b.ask_within(area);
         }
         Ok(Self { inner: b.build() })
     }

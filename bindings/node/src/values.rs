@@ -221,6 +221,10 @@ pub struct Policy {
     pub hide: Option<Vec<String>>,
     /// Gitignore-style patterns of what the policy keeps read-only.
     pub read_only_patterns: Option<Vec<String>>,
+    /// The directories beneath which the user may grant a file or a
+    /// directory (`roots.mayAsk`, `roots.grant`); with no `ceiling`,
+    /// nothing is served until granted.
+    pub ask_within: Option<Vec<String>>,
 }
 
 /// A fixed set's own patterns (see `RootSet` in the README).
@@ -246,6 +250,8 @@ pub struct RootInfo {
     pub hides: Vec<String>,
     /// The patterns of what is kept read-only in it, in order.
     pub protects: Vec<String>,
+    /// For a grant: `"file"` or `"directory"`; null for a client root.
+    pub grant: Option<String>,
 }
 
 impl RootInfo {
@@ -257,6 +263,7 @@ impl RootInfo {
             read_only: root.writes() == mcp_roots::Writes::Refuse,
             hides: owned(root.hides()),
             protects: owned(root.protects()),
+            grant: root.grant().map(|k| k.as_str().to_owned()),
         }
     }
 }
