@@ -52,6 +52,12 @@ fn kind<T: std::fmt::Debug>(r: Result<T, Error>) -> ErrorKind {
     r.unwrap_err().kind()
 }
 
+/// Asks about `path` and grants it for the session.
+fn grant(roots: &Roots, path: &str, access: GrantAccess) -> mcp_roots::GrantId {
+    let about = roots.load().may_ask(path, access).unwrap();
+    roots.grant(&about).unwrap()
+}
+
 #[test]
 fn without_an_area_nothing_may_be_asked_about() {
     let tmp = tree();
@@ -229,11 +235,7 @@ fn a_read_grant_refuses_every_change() {
     let tmp = tree();
     let t = tmp.path();
     let roots = policy(t).build();
-    let about = roots
-        .load()
-        .may_ask(&p(t, "area/proj"), GrantAccess::Read)
-        .unwrap();
-    roots.grant(&about).unwrap();
+    grant(&roots, &p(t, "area/proj"), GrantAccess::Read);
     let now = roots.load();
     assert_eq!(now.read(&p(t, "area/proj/a.md")).unwrap(), b"a");
     assert_eq!(
@@ -258,11 +260,7 @@ fn a_directory_grant_reaches_neither_its_siblings_nor_its_parent() {
     symlink(t.join("area/other"), t.join("area/proj/abs")).unwrap();
     symlink("../other/b.md", t.join("area/proj/rel")).unwrap();
     let roots = policy(t).build();
-    let about = roots
-        .load()
-        .may_ask(&p(t, "area/proj"), GrantAccess::Change)
-        .unwrap();
-    roots.grant(&about).unwrap();
+    grant(&roots, &p(t, "area/proj"), GrantAccess::Change);
     let now = roots.load();
     for target in [
         "area/other/b.md",
@@ -327,11 +325,7 @@ fn a_file_grant_reaches_its_one_file() {
     assert_eq!(now.read(&file).unwrap(), b"new");
     assert_eq!(kind(now.remove_file(&file)), ErrorKind::ReadOnly);
     // Another grant for a destination: the granted file still does not move.
-    let other = roots
-        .load()
-        .may_ask(&p(t, "area/other"), GrantAccess::Change)
-        .unwrap();
-    roots.grant(&other).unwrap();
+    grant(&roots, &p(t, "area/other"), GrantAccess::Change);
     let now = roots.load();
     assert_eq!(
         kind(now.rename(&file, &p(t, "area/other/moved.md"))),
@@ -411,11 +405,7 @@ fn session_grants_survive_a_new_list_and_are_not_shared_folders() {
         .ask_within([p(t, "area/proj")])
         .empty_roots(mcp_roots::EmptyRoots::Ceiling)
         .build();
-    let about = fresh
-        .load()
-        .may_ask(&p(t, "area/proj/a.md"), GrantAccess::Read)
-        .unwrap();
-    fresh.grant(&about).unwrap();
+    grant(&fresh, &p(t, "area/proj/a.md"), GrantAccess::Read);
     assert!(!fresh.has_shared());
     fresh.replace_undeclared();
     assert_eq!(fresh.load().read(&p(t, "area/other/b.md")).unwrap(), b"b");
@@ -496,11 +486,7 @@ fn a_granted_file_renamed_away_on_disk_is_revoked() {
     let tmp = tree();
     let t = tmp.path();
     let roots = policy(t).build();
-    let about = roots
-        .load()
-        .may_ask(&p(t, "area/proj/a.md"), GrantAccess::Read)
-        .unwrap();
-    roots.grant(&about).unwrap();
+    grant(&roots, &p(t, "area/proj/a.md"), GrantAccess::Read);
     let mut file = roots.load().open(&p(t, "area/proj/a.md")).unwrap();
     fs::rename(t.join("area/proj/a.md"), t.join("area/proj/gone.md")).unwrap();
     let report = roots.rescan();
@@ -523,11 +509,7 @@ fn the_watcher_sees_a_granted_file_renamed_away() {
     let tmp = tree();
     let t = tmp.path();
     let roots = policy(t).build();
-    let about = roots
-        .load()
-        .may_ask(&p(t, "area/proj/a.md"), GrantAccess::Read)
-        .unwrap();
-    roots.grant(&about).unwrap();
+    grant(&roots, &p(t, "area/proj/a.md"), GrantAccess::Read);
     let _guard = roots.watch(|_| {}).unwrap();
     let mut file = roots.load().open(&p(t, "area/proj/a.md")).unwrap();
     std::thread::sleep(Duration::from_millis(200));
