@@ -16,8 +16,8 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use mcp_roots::{
-    Confinement, ConfinementErrorKind, Enforcement, ErrorKind, RootSet, Roots, WalkLimits, Writes,
-    confine_process,
+    Confinement, ConfinementErrorKind, Enforcement, ErrorKind, GrantAccess, RootSet, Roots,
+    WalkLimits, Writes, confine_process,
 };
 
 /// The variable that names the case a child runs.
@@ -63,6 +63,10 @@ const CASES: &[(&str, Case)] = &[
     (
         "the_descriptor_count_survives",
         the_descriptor_count_survives,
+    ),
+    (
+        "the_area_is_the_kernels_from_the_start",
+        the_area_is_the_kernels_from_the_start,
     ),
 ];
 
@@ -492,4 +496,37 @@ fn read_only_nested_in_writable_is_reported(dir: &Path) {
     assert_eq!(err.kind(), ErrorKind::ReadOnly);
     // The kernel, on its own, lets it be written.
     std::fs::write(nested.join("x.md"), "x").unwrap();
+}
+
+/// With `ask_within` and no ceiling directory, the area alone is
+/// confined to, from the start: a grant made after confinement is
+/// reachable, the rest is the kernel's refusal too.
+fn the_area_is_the_kernels_from_the_start(dir: &Path) {
+    let (ceiling, _, outside) = fixture(dir);
+    let roots = Roots::builder()
+        .ask_within([ceiling.to_str().unwrap()])
+        .build();
+    let report = confine(&roots);
+    let dirs: Vec<_> = report
+        .directories()
+        .iter()
+        .map(|d| (d.path().to_owned(), d.writes()))
+        .collect();
+    assert_eq!(
+        dirs,
+        [(ceiling.canonicalize().unwrap(), Writes::Allow)],
+        "{report}"
+    );
+    let note = ceiling.join("a/note.md");
+    let about = roots
+        .load()
+        .may_ask(note.to_str().unwrap(), GrantAccess::Change)
+        .unwrap();
+    roots.grant(&about).unwrap();
+    let snapshot = roots.load();
+    assert_eq!(snapshot.read(note.to_str().unwrap()).unwrap(), b"inside");
+    snapshot
+        .write_atomic(note.to_str().unwrap(), b"changed")
+        .unwrap();
+    denied(std::fs::read(&outside), "read outside the area");
 }

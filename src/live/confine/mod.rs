@@ -6,6 +6,7 @@ mod mode;
 mod report;
 
 use std::io;
+use std::sync::Arc;
 
 pub use error::{ConfinementError, ConfinementErrorKind};
 pub use mode::ParseConfinementError;
@@ -13,6 +14,7 @@ pub use report::{ConfinedDirectory, ConfinementReport, Enforcement};
 
 use crate::live::roots::Roots;
 use crate::options::hardening::Writes;
+use crate::root::Root;
 use crate::sys::{self, Floor, Grant};
 
 /// How hard [`confine_process`] insists.
@@ -44,6 +46,12 @@ pub enum Confinement {
 /// The rules follow the directories the ceiling pinned when `roots` was
 /// built (their handles), not whatever their paths name later. A ceiling
 /// directory that was missing grants nothing.
+///
+/// The area the user may be asked about ([`RootsBuilder::ask_within`](crate::RootsBuilder::ask_within))
+/// is in the rules from the start, as admitted (writable, or read-only
+/// beneath a read-only ceiling directory): Landlock cannot widen later, so
+/// a grant made after confinement is reachable. With `ask_within` and no
+/// ceiling directory, the area alone is what the process may reach.
 ///
 /// # When to call it
 ///
@@ -138,8 +146,11 @@ pub fn confine_process(
             None,
         ));
     }
-    let grants: Vec<Grant<'_>> = ceiling
-        .roots()
+    // The area the user may be asked about is the kernel's from the start
+    // (Landlock cannot widen later): a grant there is reachable.
+    let area = roots.ask_area().map_or(&[][..], |area| area.roots());
+    let dirs: Vec<&Arc<Root>> = ceiling.roots().iter().chain(area).collect();
+    let grants: Vec<Grant<'_>> = dirs
         .iter()
         .map(|root| Grant {
             dir: &root.dir,
@@ -163,7 +174,7 @@ pub fn confine_process(
         };
         ConfinementError::new(kind, what, Some(err))
     })?;
-    let report = ConfinementReport::new(ceiling, restricted, threads, sys::ALLOWANCES);
+    let report = ConfinementReport::new(&dirs, restricted, threads, sys::ALLOWANCES);
     match report.enforcement() {
         Enforcement::Full => tracing::info!(%report, "process confined to the ceiling"),
         Enforcement::Partial => {

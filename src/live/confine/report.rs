@@ -3,9 +3,10 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::options::hardening::Writes;
-use crate::set::RootSet;
+use crate::root::Root;
 use crate::sys::{Allowance, Restricted};
 
 /// How much of the confinement the kernel holds.
@@ -67,13 +68,12 @@ pub struct ConfinementReport {
 
 impl ConfinementReport {
     pub(crate) fn new(
-        ceiling: &RootSet,
+        dirs: &[&Arc<Root>],
         restricted: Restricted,
         threads: Option<usize>,
         allowances: &'static [Allowance],
     ) -> Self {
-        let directories: Vec<ConfinedDirectory> = ceiling
-            .roots()
+        let directories: Vec<ConfinedDirectory> = dirs
             .iter()
             .map(|root| ConfinedDirectory {
                 path: root.resolved_path().to_path_buf(),
