@@ -494,7 +494,8 @@
 //!   none (no ceiling, or an empty one), the area is the operator's limit
 //!   and the ceiling is empty: no client root is served, nothing at all
 //!   is until the user grants it. Nothing in the area is served before a
-//!   grant.
+//!   grant. [`confine_process`](crate::confine_process) confines the
+//!   process to the ceiling and the area, from the start.
 //! - **The question, judged first.** [`Snapshot::may_ask`](crate::Snapshot::may_ask)
 //!   says, before anything is asked, whether a path may be asked about for
 //!   reading ([`GrantAccess::Read`](crate::GrantAccess)) or for changing
