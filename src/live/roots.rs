@@ -608,6 +608,12 @@ impl Roots {
     /// that removed the last folder: it shares nothing, whatever the
     /// policy. Only a client without the roots capability (`None`) is
     /// served the ceiling under [`EmptyRoots::Ceiling`](crate::EmptyRoots::Ceiling).
+    ///
+    /// The returned `Roots` has this one's area
+    /// ([`RootsBuilder::ask_within`](crate::RootsBuilder::ask_within)), so
+    /// a grant for one call ([`Snapshot::with_grant`](crate::Snapshot::with_grant))
+    /// works on it, but none of this one's session grants
+    /// ([`grant`](Self::grant)): a request-scoped set is the request's.
     pub fn for_request(&self, client: Option<RootSetBuilder>) -> Roots {
         let Some(client) = client else {
             let request = self.request_roots();
