@@ -547,7 +547,8 @@
 //!   read-only directory or pattern inside a writable grant stays
 //!   read-only; a grant inside a client root that is read-only is judged
 //!   by that root (the outermost root chooses the handle, section 5).
-//!   A read grant (`Read`) refuses every change (`read_only`). A directory
+//!   A read grant (`Read`) refuses every change (`read_only`), also inside
+//!   a writable client root it holds (the grant, outermost, judges). A directory
 //!   grant served read-only inside a writable root makes that part of the
 //!   root read-only, as any read-only served directory does; a file grant
 //!   adds nothing to the roots around it.
