@@ -81,6 +81,16 @@
 //! # Ok(()) }
 //! ```
 //!
+//! # Grants
+//!
+//! Beneath an area the operator names ([`RootsBuilder::ask_within`]), the
+//! user may grant one file or one directory by answering a question:
+//! [`Snapshot::may_ask`] judges a refused path before anything is asked,
+//! [`Roots::grant`] installs the answer for the session (ended by
+//! [`Roots::end_grant`], which revokes its files) and
+//! [`Snapshot::with_grant`] for one call; a grant is judged as strictly as
+//! any root ([semantics 15](crate::semantics#15-grants)).
+//!
 //! # Platform behavior
 //!
 //! Linux is the primary platform (`openat2`, `/proc/self/fd`); older kernels
@@ -122,6 +132,9 @@
 //! | `mcp_roots::live::roots` | `INFO` | `roots rescanned` (only when something changed) | `generation`, `gone`, `back`, `revoked` |
 //! | `mcp_roots::live::revocation` | `WARN` | `handle revoked: its file left the roots` | `root`, `path` |
 //! | `mcp_roots::live::builder` | `WARN` | `ceiling directory grants nothing` | `dir`, `reason` |
+//! | `mcp_roots::set::area` | `WARN` | `ask-within directory grants nothing` | `dir`, `reason` |
+//! | `mcp_roots::live::grants` | `INFO` | `grant made for the session`, `grant made for one call` | `grant` (session), `path`, `kind`, `access` |
+//! | `mcp_roots::live::grants` | `INFO` | `grant ended` | `grant`, `revoked` |
 //! | `mcp_roots::live::confine` | `INFO` | `process confined to the ceiling` (`WARN`: `…, in part`, or `process not confined: the kernel cannot`) | `report` |
 //!
 //! Filter on `mcp_roots::denial` to see every refusal. The glue
