@@ -85,3 +85,39 @@ fn read_only_denials_are_traced_like_boundary_denials() {
         assert!(found, "{op} {input}: {lines:#?}");
     }
 }
+
+#[test]
+fn grants_are_traced_with_path_kind_access_and_scope_never_contents() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().to_str().expect("utf-8").to_owned();
+    std::fs::write(format!("{dir}/x\ny.txt"), "secret content").expect("write");
+    let capture = Capture::default();
+    tracing::subscriber::with_default(capture.clone(), || {
+        tracing::callsite::rebuild_interest_cache();
+        let roots = Roots::builder().ask_within([dir.clone()]).build();
+        let snapshot = roots.load();
+        let about = snapshot
+            .may_ask(&format!("{dir}/x\ny.txt"), mcp_roots::GrantAccess::Read)
+            .expect("may ask");
+        let _call = snapshot.with_grant(&about).expect("call grant");
+        let id = roots.grant(&about).expect("grant");
+        let _ = roots.load().read(&format!("{dir}/x\ny.txt")).expect("read");
+        roots.end_grant(id);
+    });
+    let lines = capture.lines();
+    let has = |needles: &[&str]| lines.iter().any(|l| needles.iter().all(|n| l.contains(n)));
+    let session = [
+        "grant made for the session",
+        "kind=file",
+        "access=read",
+        "x\\ny.txt",
+    ];
+    assert!(has(&session), "{lines:#?}");
+    assert!(has(&["grant made for one call", "kind=file"]), "{lines:#?}");
+    assert!(has(&["grant ended", "revoked=0"]), "{lines:#?}");
+    assert!(!has(&["secret content"]), "{lines:#?}");
+    assert!(
+        !lines.iter().any(|l| l.contains("x\ny")),
+        "a raw newline: {lines:#?}"
+    );
+}
