@@ -556,7 +556,10 @@
 //!   grant to a layer of its own in the `Roots`: every set installed is
 //!   the client's list ∪ the grants, so a new list (`roots/list_changed`)
 //!   keeps them. A grant does not count as the client having shared a
-//!   folder ([`Roots::has_shared`](crate::Roots::has_shared)). It is
+//!   folder ([`Roots::has_shared`](crate::Roots::has_shared)). A grant
+//!   of what a grant already covers (the same physical path and kind) is
+//!   that grant, unless it asks to change what the other lets read: then
+//!   it replaces it (for one call, over the session's). It is
 //!   installed as a new set, with everything that applies to a root: the
 //!   watcher watches it, its identity is verified on every rescan, a
 //!   snapshot taken before its end gets `scope_lost` beneath it (section

@@ -543,3 +543,40 @@ fn what_changed_between_the_question_and_the_answer_is_not_granted() {
     assert_eq!(kind(roots.grant(&about)), ErrorKind::NotFound);
     assert!(roots.grants().is_empty());
 }
+
+#[test]
+fn a_change_grant_replaces_a_read_grant_of_the_same_thing() {
+    let tmp = tree();
+    let t = tmp.path();
+    let roots = policy(t).build();
+    let file = p(t, "area/proj/a.md");
+    for target in [p(t, "area/proj/a.md"), p(t, "area/proj")] {
+        let read = grant(&roots, &target, GrantAccess::Read);
+        assert_eq!(grant(&roots, &target, GrantAccess::Read), read);
+        let mut held = roots.load().open(&file).unwrap();
+        assert_eq!(
+            kind(roots.load().write_atomic(&file, b"x")),
+            ErrorKind::ReadOnly
+        );
+        let change = grant(&roots, &target, GrantAccess::Change);
+        assert_ne!(change, read);
+        assert_eq!(roots.grants().len(), 1);
+        roots.load().write_atomic(&file, b"changed").unwrap();
+        // A read asked again is covered by the change grant.
+        assert_eq!(grant(&roots, &target, GrantAccess::Read), change);
+        // The file opened under the read grant is kept.
+        let mut text = String::new();
+        held.read_to_string(&mut text).unwrap();
+        roots.end_grant(change);
+    }
+    // For one call too: a change grant over a session read grant.
+    grant(&roots, &file, GrantAccess::Read);
+    let snapshot = roots.load();
+    let about = snapshot.may_ask(&file, GrantAccess::Change).unwrap();
+    let call = snapshot.with_grant(&about).unwrap();
+    call.write_atomic(&file, b"by the call").unwrap();
+    assert_eq!(
+        kind(roots.load().write_atomic(&file, b"x")),
+        ErrorKind::ReadOnly
+    );
+}

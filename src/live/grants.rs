@@ -71,8 +71,11 @@ impl Roots {
     /// again now (the path must still name what was asked about) and
     /// installed beside the client's roots as a new set; it stays through
     /// every later `replace`, until [`end_grant`](Self::end_grant) or the
-    /// end of this `Roots`. A grant of a path already granted with the
-    /// same access is the same grant (its id is returned again).
+    /// end of this `Roots`. A grant of what a session grant already covers
+    /// (the same physical path and kind) with the same access, or for
+    /// reading when it may change, is that grant (its id is returned
+    /// again); a grant for changing what a grant covers for reading
+    /// replaces that grant (its files are kept, and may now be changed).
     ///
     /// # Errors
     ///
@@ -85,9 +88,15 @@ impl Roots {
         let writer = self.lock_writer();
         let id = {
             let mut list = lock(&self.inner().grants.list);
-            if let Some(same) = list.iter().find(|g| g.about == *about) {
-                return Ok(same.id);
+            let same = |g: &Grant| g.about.path() == about.path() && g.about.kind() == about.kind();
+            let covers = |g: &Grant| {
+                g.about.access() == about.access() || g.about.access() == GrantAccess::Change
+            };
+            if let Some(covering) = list.iter().find(|g| same(g) && covers(g)) {
+                return Ok(covering.id);
             }
+            // A read grant of the same thing is replaced by this one.
+            list.retain(|g| !same(g));
             let id = GrantId(next_id());
             list.push(Grant {
                 id,

@@ -215,10 +215,16 @@ impl Installed {
         )
     }
 
-    /// This set with `root` added, not installed anywhere (a grant for one
-    /// call): same generation.
+    /// This set with `root` (a grant for one call) added, not installed
+    /// anywhere: same generation. A grant of the same thing already in the
+    /// set is left out (the call asked for this access).
     pub(crate) fn with_root(&self, root: Arc<Root>) -> Self {
-        let mut pinned = self.pinned.clone();
+        let same = |pin: &&Pin| {
+            pin.root.grant.is_some()
+                && pin.root.resolved == root.resolved
+                && pin.root.granted_file() == root.granted_file()
+        };
+        let mut pinned: Vec<Pin> = self.pinned.iter().filter(|p| !same(p)).cloned().collect();
         pinned.push(Pin::present(&root));
         let hardening = self.set.hardening();
         Self::assemble(
