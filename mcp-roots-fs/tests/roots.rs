@@ -139,8 +139,13 @@ async fn a_first_answer_whose_roots_are_all_refused_does_not_fall_back_to_the_di
     assert!(conn.close().await);
 }
 
+/// Over stdio the process is its client's session (issue: the SDK's default
+/// client declares roots with none open): a first empty list serves the
+/// directories, a list narrows them, and emptying it afterwards shares
+/// nothing, on 2026-07-28 as on the session revisions.
 #[tokio::test]
-async fn on_2026_07_28_an_empty_list_shares_nothing_and_a_list_narrows() {
+async fn on_2026_07_28_over_stdio_a_first_empty_list_serves_the_directories_and_unsharing_shares_nothing()
+ {
     let tree = Tree::new();
     let script = ScriptedClient::new(true, false).speaking(ProtocolVersion::V_2026_07_28);
     script.set_root_uris(&[]);
@@ -149,11 +154,14 @@ async fn on_2026_07_28_an_empty_list_shares_nothing_and_a_list_narrows() {
             .await
             .expect("the server starts");
     let c = &conn.client;
-    let empty = read(c, &tree.at("a.txt")).await;
-    assert_eq!(reason(&empty), Some("no_roots"), "{empty:?}");
+    let first = read(c, &tree.at("a.txt")).await;
+    assert_eq!(text_of(&first), "alpha\n", "{first:?}");
     script.set_root_uris(&[&tree.uri("sub")]);
     assert_eq!(text_of(&read(c, &tree.at("sub/b.md")).await), "bee\n");
     let narrowed = read(c, &tree.at("a.txt")).await;
     assert_eq!(reason(&narrowed), Some("outside_roots"), "{narrowed:?}");
+    script.set_root_uris(&[]);
+    let unshared = read(c, &tree.at("sub/b.md")).await;
+    assert_eq!(reason(&unshared), Some("no_roots"), "{unshared:?}");
     assert!(conn.close().await);
 }
