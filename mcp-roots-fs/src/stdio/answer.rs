@@ -57,7 +57,7 @@ pub(crate) fn line(line: &[u8]) -> Line {
         Err(_) => Line::Answer(answer(
             scan_id(line),
             ErrorCode::PARSE_ERROR,
-            &format_args!("parse error: {error}"),
+            &format_args!("parse error: {}", Brief(&error)),
         )),
     }
 }
@@ -114,7 +114,7 @@ fn shapeless(value: &Value, error: &serde_json::Error) -> Line {
     Line::Answer(answer(
         id,
         ErrorCode::INVALID_REQUEST,
-        &format_args!("invalid request: {error}"),
+        &format_args!("invalid request: {}", Brief(error)),
     ))
 }
 
@@ -177,6 +177,20 @@ const MCP_NOTIFICATIONS: [&str; 10] = [
     "notifications/subscriptions/acknowledged",
     "notifications/tools/list_changed",
 ];
+
+/// serde's reason, cut short: it may quote the input (a 16 MiB string).
+struct Brief<'a>(&'a serde_json::Error);
+
+impl fmt::Display for Brief<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const MOST: usize = 200;
+        let reason = self.0.to_string();
+        match reason.char_indices().nth(MOST) {
+            Some((end, _)) => write!(f, "{}…", &reason[..end]),
+            None => f.write_str(&reason),
+        }
+    }
+}
 
 /// The error answer as a line; `id` is `null` when unknown (JSON-RPC 2.0
 /// §5: "if there was an error in detecting the id … it MUST be Null").
@@ -352,6 +366,21 @@ mod tests {
                 String::from_utf8_lossy(line)
             );
         }
+    }
+
+    #[test]
+    fn the_reason_does_not_quote_a_long_input() {
+        let long = format!("\"{}\"", "é".repeat(100_000));
+        let error = serde_json::from_str::<u8>(&long).unwrap_err();
+        assert!(error.to_string().len() > 100_000);
+        let brief = Brief(&error).to_string();
+        assert!(brief.starts_with("invalid type: string"), "{brief}");
+        assert!(
+            brief.ends_with('…') && brief.chars().count() == 201,
+            "{brief}"
+        );
+        let short = serde_json::from_str::<u8>("\"é\"").unwrap_err();
+        assert_eq!(Brief(&short).to_string(), short.to_string());
     }
 
     #[test]
