@@ -12,12 +12,17 @@
 //! order: one read before the line goes wrong counts (a string holding a
 //! lone surrogate such as `"\ud800"`, which a Rust string cannot hold,
 //! is passed over, not refused, so an `id` after it counts too).
+//!
+//! A line that is the client's response to a request of the server's
+//! (`result` or `error`, no `method`) and does not parse is not answered
+//! (a response gets no answer): when its `id` is read it reaches the
+//! service as that request's error, with the same code and reason.
 
 use std::borrow::Cow;
 use std::fmt;
 
 use rmcp::RoleServer;
-use rmcp::model::{ClientRequest, ErrorCode, JsonRpcMessage, RequestId};
+use rmcp::model::{ClientRequest, ErrorCode, ErrorData, JsonRpcError, JsonRpcMessage, RequestId};
 use rmcp::service::RxJsonRpcMessage;
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserializer, Serialize};
@@ -32,6 +37,36 @@ pub(crate) enum Line {
     Ignored,
     /// This error answer, a whole line with its newline.
     Answer(Vec<u8>),
+}
+
+/// What the scan of a line that does not parse read of it.
+#[derive(Debug, Default)]
+struct Seen {
+    id: Option<RequestId>,
+    method: bool,
+    outcome: bool,
+}
+
+impl Seen {
+    /// The line is the client's answer to a request of the server's
+    /// (`result` or `error`, no `method`).
+    fn response(&self) -> bool {
+        self.outcome && !self.method
+    }
+
+    /// The error for this line: answered to the client; or, when the line
+    /// is the client's response to a request of the server's with an `id`
+    /// read, handed to the service as that request's error (answering a
+    /// response would tell the client nothing, and the server's request
+    /// would wait for ever).
+    fn error(self, code: ErrorCode, message: String) -> Line {
+        match self.id {
+            Some(id) if self.response() => Line::Message(Box::new(JsonRpcMessage::Error(
+                JsonRpcError::new(Some(id), ErrorData::new(code, message, None)),
+            ))),
+            id => Line::Answer(answer(id, code, &message)),
+        }
+    }
 }
 
 /// The methods this server serves: a request of one of them whose params
@@ -54,22 +89,20 @@ pub(crate) fn line(line: &[u8]) -> Line {
     };
     match serde_json::from_slice::<Value>(line) {
         Ok(value) => shapeless(&value, &error),
-        Err(_) => Line::Answer(answer(
-            scan_id(line),
+        Err(_) => scan(line).error(
             ErrorCode::PARSE_ERROR,
-            &format_args!("parse error: {}", Brief(&error)),
-        )),
+            format!("parse error: {}", Brief(&error)),
+        ),
     }
 }
 
-/// An error answer to a line over `limit` bytes, of which `seen` is the
-/// start (the `id` is read from there).
-pub(crate) fn oversized(seen: &[u8], limit: usize) -> Vec<u8> {
+/// The error for a line over `limit` bytes, of which `seen` is the start
+/// (the `id` is read from there).
+pub(crate) fn oversized(seen: &[u8], limit: usize) -> Line {
     let seen = seen.strip_prefix(BOM).unwrap_or(seen);
-    answer(
-        scan_id(seen),
+    scan(seen).error(
         ErrorCode::INVALID_REQUEST,
-        &format_args!(
+        format!(
             "invalid request: the message is longer than {limit} bytes, the most this server reads on one line; it was skipped"
         ),
     )
@@ -111,11 +144,15 @@ fn shapeless(value: &Value, error: &serde_json::Error) -> Line {
     {
         return Line::Answer(invalid_params(Some(id.clone()), method, params));
     }
-    Line::Answer(answer(
+    let seen = Seen {
         id,
+        method: value.get("method").is_some(),
+        outcome: value.get("result").is_some() || value.get("error").is_some(),
+    };
+    seen.error(
         ErrorCode::INVALID_REQUEST,
-        &format_args!("invalid request: {}", Brief(error)),
-    ))
+        format!("invalid request: {}", Brief(error)),
+    )
 }
 
 fn invalid_params(id: Option<RequestId>, method: &str, params: &Value) -> Vec<u8> {
@@ -223,17 +260,18 @@ fn answer(id: Option<RequestId>, code: ErrorCode, message: &dyn fmt::Display) ->
     line
 }
 
-/// The top-level `id` of `line`, read up to where the line goes wrong.
-fn scan_id(line: &[u8]) -> Option<RequestId> {
-    let mut id = None;
+/// The top-level members of `line` read up to where it goes wrong.
+fn scan(line: &[u8]) -> Seen {
+    let mut seen = Seen::default();
     let mut json = serde_json::Deserializer::from_slice(line);
-    // The error is the line's own, already reported: only the id matters.
-    let _ = IdScan(&mut id).deserialize(&mut json);
-    id
+    // The error is the line's own, already reported: only what was read
+    // before it matters.
+    let _ = IdScan(&mut seen).deserialize(&mut json);
+    seen
 }
 
 /// Visits an object's members in order, keeping the last readable `id`.
-struct IdScan<'a>(&'a mut Option<RequestId>);
+struct IdScan<'a>(&'a mut Seen);
 
 impl<'de> DeserializeSeed<'de> for IdScan<'_> {
     type Value = ();
@@ -252,8 +290,13 @@ impl<'de> Visitor<'de> for IdScan<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<(), A::Error> {
         while let Some(key) = members.next_key::<Cow<'de, str>>()? {
+            match &*key {
+                "method" => self.0.method = true,
+                "result" | "error" => self.0.outcome = true,
+                _ => {}
+            }
             if key == "id" {
-                *self.0 = members.next_value::<Option<RequestId>>()?;
+                self.0.id = members.next_value::<Option<RequestId>>()?;
             } else {
                 // Skipped, not decoded: a lone surrogate passes.
                 members.next_value::<IgnoredAny>()?;
@@ -268,13 +311,55 @@ mod tests {
     use super::*;
 
     fn answered(line: &[u8]) -> Value {
-        match super::line(line) {
+        answer_of(super::line(line))
+    }
+
+    fn answer_of(line: Line) -> Value {
+        match line {
             Line::Answer(answer) => {
                 assert_eq!(answer.last(), Some(&b'\n'));
                 serde_json::from_slice(&answer).unwrap()
             }
             other => panic!("not answered: {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_broken_response_is_the_servers_request_failing() {
+        // The client's answer to the server's request 3 (roots, a form):
+        // it reaches the service as request 3's error, not the client.
+        let rows: [(&[u8], i32); 4] = [
+            (
+                br#"{"jsonrpc":"2.0","id":3,"result":{"roots":[{"uri":"file:///\ud800"}]}}"#,
+                -32700,
+            ),
+            (
+                br#"{"jsonrpc":"2.0","id":3,"result":{"roots":[{"uri":"#,
+                -32700,
+            ),
+            (br#"{"jsonrpc":"2.0","id":3,"error":{"code":"x"}}"#, -32600),
+            (br#"{"jsonrpc":"2.0","id":3,"result":{}} x"#, -32700),
+        ];
+        for (line, code) in rows {
+            match super::line(line) {
+                Line::Message(message) => match *message {
+                    JsonRpcMessage::Error(error) => {
+                        assert_eq!(error.id, Some(RequestId::Number(3)));
+                        assert_eq!(error.error.code.0, code);
+                    }
+                    other => panic!("{other:?}"),
+                },
+                other => panic!("{}: {other:?}", String::from_utf8_lossy(line)),
+            }
+        }
+        let oversized = oversized(br#"{"jsonrpc":"2.0","id":3,"result":{"content":"xx"#, 64);
+        assert!(matches!(oversized, Line::Message(_)), "{oversized:?}");
+        // Without a readable id it is answered (`null`), as JSON-RPC says.
+        let answer = answered(br#"{"jsonrpc":"2.0","result":{"x":"\ud800"},"id":"#);
+        assert_eq!(answer["id"], Value::Null);
+        // A request with a result member is still a request.
+        let answer = answered(br#"{"jsonrpc":"2.0","id":4,"method":"ping","result":"\ud800"}"#);
+        assert_eq!(answer["id"], 4);
     }
 
     #[test]
@@ -385,7 +470,7 @@ mod tests {
 
     #[test]
     fn an_oversized_line_names_the_limit_and_its_id() {
-        let answer: Value = serde_json::from_slice(&oversized(br#"{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"write_file","arguments":{"content":"xxxx"#, 64)).unwrap();
+        let answer = answer_of(oversized(br#"{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"write_file","arguments":{"content":"xxxx"#, 64));
         assert_eq!(answer["id"], 12);
         assert_eq!(answer["error"]["code"], -32600);
         assert!(
@@ -394,7 +479,7 @@ mod tests {
                 .unwrap()
                 .contains("64 bytes")
         );
-        let answer: Value = serde_json::from_slice(&oversized(b"xxxx", 64)).unwrap();
+        let answer = answer_of(oversized(b"xxxx", 64));
         assert_eq!(answer["id"], Value::Null);
     }
 }

@@ -116,7 +116,7 @@ impl Transport<RoleServer> for Lines {
                         limit = self.input.limit(),
                         "stdio: a message over the line limit was skipped"
                     );
-                    Line::Answer(answer::oversized(self.input.line(), self.input.limit()))
+                    answer::oversized(self.input.line(), self.input.limit())
                 }
                 Read::End => return None,
                 Read::Failed(e) => {
