@@ -278,3 +278,40 @@ fn a_line_over_the_limit_is_answered_and_skipped() {
         "{answer}"
     );
 }
+
+#[test]
+fn a_broken_response_fails_the_servers_request_and_is_not_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut client = Client::spawn(dir.path());
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"roots": {"listChanged": true}},
+        "clientInfo": {"name": "answered-test", "version": "0"}}});
+    client.raw(initialize.to_string().as_bytes());
+    assert_eq!(client.answer()["id"], 0);
+    client.raw(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    client.raw(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_allowed_directories","arguments":{}}}"#);
+    // The server asks for the roots; the client's answer holds a lone
+    // surrogate. The call is then refused for want of roots (the server's
+    // request failed), and nothing is answered to the response itself.
+    let ask = client.answer();
+    assert_eq!(ask["method"], "roots/list", "{ask}");
+    client.raw(
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{},"result":{{"roots":[{{"uri":"file:///\ud800"}}]}}}}"#,
+            ask["id"]
+        )
+        .as_bytes(),
+    );
+    let call = client.answer();
+    assert_eq!(call["id"], 1, "{call}");
+    assert_eq!(call["result"]["isError"], true, "{call}");
+    assert_eq!(
+        call["result"]["structuredContent"]["reason"], "no_roots",
+        "{call}"
+    );
+    client.raw(br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
+    assert_eq!(
+        client.answer(),
+        json!({"jsonrpc": "2.0", "id": 2, "result": {}})
+    );
+}
