@@ -1,7 +1,7 @@
 //! The stdio transport seen from a client's pipes, byte for byte: a large
 //! answer (streamed into the pipe as it is serialized) is one whole line,
 //! even to a slow reader; lines never interleave; a malformed request
-//! still gets rmcp's reply; a reader that goes away mid-line ends the
+//! still gets its answer; a reader that goes away mid-line ends the
 //! server instead of leaving it waiting.
 
 mod common;
@@ -165,8 +165,8 @@ fn a_slow_reader_gets_the_whole_line() {
 #[test]
 fn a_malformed_request_is_answered_on_a_line_of_its_own() {
     let (_dir, root, mut server) = Server::on_tree(20);
-    // A large answer under way, then JSON that is no request (rmcp replies
-    // "Invalid request" to it), then a ping: three whole lines.
+    // A large answer under way, then JSON that is no request (answered
+    // "invalid request"), then a ping: three whole lines.
     server.tree_request(1, &root);
     server.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":7}\n");
     server.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}));

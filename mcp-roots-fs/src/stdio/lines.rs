@@ -1,35 +1,43 @@
-//! [`Lines`]: the stdio transport's messages, one JSON line each. Reading
-//! is rmcp's own (its line limit, its parse, its replies to malformed
-//! requests). Writing is this module's: a message is serialized into a
-//! buffer kept from one message to the next and written at once, as rmcp
-//! does, unless it outgrows [`IN_MEMORY`]. A larger one (a `directory_tree`
-//! of 100,000 entries is a 19 MB line) is serialized again on the blocking
-//! pool straight into the output descriptor, a block at a time: the client
-//! reads the start of the line while the rest is being written, and the
-//! line is never held whole in memory (rmcp would build it in a buffer that
-//! grows by copying, then write it).
+//! [`Lines`]: the stdio transport's messages, one JSON line each.
+//! Reading is [`Input`]'s (a line at most [`MAX_LINE`](super::read::MAX_LINE)
+//! bytes) and [`answer`]'s: every line but an empty one or another
+//! protocol's notification reaches the service or is answered with an
+//! error here, written like every other line. Writing is this module's: a
+//! message is serialized into a buffer kept from one message to the next
+//! and written at once, as rmcp does, unless it outgrows [`IN_MEMORY`]. A
+//! larger one (a `directory_tree` of 100,000 entries is a 19 MB line) is
+//! serialized again on the blocking pool straight into the output
+//! descriptor, a block at a time: the client reads the start of the line
+//! while the rest is being written, and the line is never held whole in
+//! memory (rmcp would build it in a buffer that grows by copying, then
+//! write it).
 
 use std::io::{self, Write};
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::task::{Context, Poll};
 
 use rmcp::RoleServer;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use rmcp::transport::async_rw::AsyncRwTransport;
-use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::sync::Mutex;
+use tokio::task::JoinHandle;
 
+use super::answer::{self, Line};
+use super::read::{Input, Read};
 use super::{Reader, Writer};
 
 /// A message up to this long is serialized in memory and written at once.
 pub(crate) const IN_MEMORY: usize = 256 * 1024;
 
-/// The transport: rmcp's reader, this module's writer.
+/// The transport: [`Input`]'s lines, this module's writer.
 pub(crate) struct Lines {
-    reader: AsyncRwTransport<RoleServer, Reader, Replies>,
+    input: Input,
+    /// The error answer being written, waited for before the next line is
+    /// read (so a flood of bad lines is answered at the client's pace, one
+    /// answer held at a time). Its own task: a `receive` dropped meanwhile
+    /// neither loses it nor leaves half a line written.
+    answering: Option<JoinHandle<()>>,
     out: Arc<Mutex<Out>>,
     closed: Arc<AtomicBool>,
 }
@@ -51,20 +59,23 @@ struct Out {
 }
 
 impl Lines {
-    /// Messages read from `reader`, written to `writer` (or, when large,
-    /// to `stream`, the same output as a descriptor).
-    pub(crate) fn new(reader: Reader, writer: Writer, stream: Option<stream::Target>) -> Self {
+    /// Messages read from `reader` (lines of at most `limit` bytes),
+    /// written to `writer` (or, when large, to `stream`, the same output
+    /// as a descriptor).
+    pub(crate) fn new(
+        reader: Reader,
+        limit: usize,
+        writer: Writer,
+        stream: Option<stream::Target>,
+    ) -> Self {
         let out = Arc::new(Mutex::new(Out {
             writer: Some(writer),
             buf: Vec::new(),
             stream,
         }));
-        let replies = Replies {
-            out: out.clone(),
-            pending: Vec::new(),
-        };
         Self {
-            reader: AsyncRwTransport::new_server(reader, replies),
+            input: Input::new(reader, limit),
+            answering: None,
             out,
             closed: Arc::new(AtomicBool::new(false)),
         }
@@ -90,13 +101,47 @@ impl Transport<RoleServer> for Lines {
         async move { send(out, closed, item).await }
     }
 
-    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleServer>>> + Send {
-        self.reader.receive()
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        loop {
+            if let Some(answering) = self.answering.as_mut() {
+                // A write that failed is logged by its task; the output is
+                // then gone, and the service ends on its next send.
+                let _ = answering.await;
+                self.answering = None;
+            }
+            let judged = match self.input.next().await {
+                Read::Line => answer::line(self.input.line()),
+                Read::Oversized => {
+                    tracing::warn!(
+                        limit = self.input.limit(),
+                        "stdio: a message over the line limit was skipped"
+                    );
+                    answer::oversized(self.input.line(), self.input.limit())
+                }
+                Read::End => return None,
+                Read::Failed(e) => {
+                    tracing::error!(error = %e, "stdio: reading the input failed");
+                    return None;
+                }
+            };
+            self.input.clear();
+            match judged {
+                Line::Message(message) => return Some(*message),
+                Line::Ignored => {}
+                Line::Answer(line) => {
+                    let out = self.out.clone();
+                    self.answering = Some(tokio::spawn(async move {
+                        if let Err(e) = write_line(&out, &line).await {
+                            tracing::debug!(error = %e, "stdio: an error answer was not written");
+                        }
+                    }));
+                }
+            }
+        }
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
         self.closed.store(true, Ordering::Release);
-        self.reader.close().await?;
         let mut out = self.out.lock().await;
         if let Some(mut writer) = out.writer.take() {
             writer.shutdown().await?;
@@ -179,49 +224,12 @@ impl Write for Capped<'_> {
     }
 }
 
-/// The writer rmcp's reading half replies through (to a request it cannot
-/// parse): each reply, once flushed, is written as a line of its own under
-/// the same lock as every other line.
-struct Replies {
-    out: Arc<Mutex<Out>>,
-    pending: Vec<u8>,
-}
-
-impl AsyncWrite for Replies {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-        data: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        self.pending.extend_from_slice(data);
-        Poll::Ready(Ok(data.len()))
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
-        if self.pending.is_empty() {
-            return Poll::Ready(Ok(()));
-        }
-        let line = std::mem::take(&mut self.pending);
-        let out = self.out.clone();
-        tokio::spawn(async move {
-            let mut out = out.lock().await;
-            if let Some(writer) = out.writer.as_mut() {
-                let written = async {
-                    writer.write_all(&line).await?;
-                    writer.flush().await
-                }
-                .await;
-                if let Err(e) = written {
-                    tracing::debug!(error = %e, "stdio: a reply to a malformed request was not written");
-                }
-            }
-        });
-        Poll::Ready(Ok(()))
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.poll_flush(cx)
-    }
+/// Writes `line` (a whole line, its newline included) under the lock.
+async fn write_line(out: &Mutex<Out>, line: &[u8]) -> io::Result<()> {
+    let mut out = out.lock().await;
+    let writer = out.writer.as_mut().ok_or_else(not_connected)?;
+    writer.write_all(line).await?;
+    writer.flush().await
 }
 
 /// Lines written straight into the output descriptor.

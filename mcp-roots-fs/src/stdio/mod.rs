@@ -22,7 +22,9 @@ use std::os::fd::OwnedFd;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 
+mod answer;
 mod lines;
+mod read;
 mod splice;
 
 pub(crate) use lines::Lines;
@@ -134,7 +136,7 @@ fn same_file(a: &OwnedFd, b: std::os::fd::BorrowedFd<'_>) -> bool {
 /// and `stdout`. Call it within the runtime.
 pub(crate) fn transport(pipes: Option<Pipes>) -> Lines {
     let (reader, writer, stream) = halves(pipes);
-    Lines::new(reader, writer, stream)
+    Lines::new(reader, read::MAX_LINE, writer, stream)
 }
 
 fn halves(pipes: Option<Pipes>) -> (Reader, Writer, Option<Target>) {
