@@ -12,11 +12,10 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use base64::Engine;
-use mcp_script::{Client, Connection, ScriptedClient, modern_lifecycle};
-use rmcp::ServiceError;
+use mcp_script::{Client, Connection, ScriptedClient, modern_lifecycle, read_resource_round};
 use rmcp::model::{
-    ErrorCode, ErrorData, InputResponses, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ResourceContents,
+    ErrorCode, ErrorData, ProtocolVersion, ReadResourceResponse, ReadResourceResult,
+    ResourceContents,
 };
 use serde_json::{Value, json};
 
@@ -106,29 +105,6 @@ async fn connect(tree: &Tree, era: Era) -> Connection<NoServer> {
     }
 }
 
-/// One `resources/read` round, as sent.
-async fn round(
-    c: &Client,
-    uri: &str,
-    roots: Option<&[&str]>,
-    state: Option<&str>,
-) -> Result<ReadResourceResponse, ErrorData> {
-    let mut params = ReadResourceRequestParams::new(uri);
-    if let Some(roots) = roots {
-        let listed: Vec<Value> = roots.iter().map(|uri| json!({ "uri": uri })).collect();
-        let inputs: InputResponses = [("roots".to_owned(), json!({ "roots": listed }))].into();
-        params = params.with_input_responses(inputs);
-    }
-    if let Some(state) = state {
-        params = params.with_request_state(state);
-    }
-    match c.read_resource_once(params).await {
-        Ok(response) => Ok(response),
-        Err(ServiceError::McpError(error)) => Err(error),
-        Err(other) => panic!("{uri}: not a JSON-RPC answer: {other:?}"),
-    }
-}
-
 /// Reads `uri` as a client of `era` does: on 2026-07-28 the first round
 /// asks for the roots (and seals a state), the retry brings them.
 async fn read(
@@ -137,7 +113,7 @@ async fn read(
     roots: &[&str],
     uri: &str,
 ) -> Result<ReadResourceResult, ErrorData> {
-    let first = round(c, uri, None, None).await?;
+    let first = read_resource_round(c, uri, None, None).await?;
     let asked = match (era, first) {
         (Era::Session, ReadResourceResponse::Complete(result)) => return Ok(result),
         (Era::Rounds, ReadResourceResponse::InputRequired(asked)) => asked,
@@ -152,7 +128,7 @@ async fn read(
     assert_eq!(keys, ["roots"], "{uri}: {asked:?}");
     let state = asked.request_state.as_deref();
     assert!(state.is_some(), "{uri}: the round seals a state");
-    match round(c, uri, Some(roots), state).await? {
+    match read_resource_round(c, uri, Some(roots), state).await? {
         ReadResourceResponse::Complete(result) => Ok(result),
         other => panic!("{uri}: a second round asked again: {other:?}"),
     }
@@ -349,20 +325,30 @@ async fn on_2026_07_28_the_read_is_under_the_requests_roots_and_its_state_is_bou
     let root = tree.uri("");
     let roots = [root.as_str()];
     // A state sealed for one URI does not serve another.
-    let for_a = state(round(c, &a, None, None).await.unwrap());
-    let moved = round(c, &b, Some(&roots), Some(&for_a)).await.unwrap_err();
+    let for_a = state(read_resource_round(c, &a, None, None).await.unwrap());
+    let moved = read_resource_round(c, &b, Some(&roots), Some(&for_a))
+        .await
+        .unwrap_err();
     assert_eq!(refusal_reason(&moved, &b), "invalid_request_state");
     // Once used, it is not accepted again.
-    let for_a = state(round(c, &a, None, None).await.unwrap());
-    assert!(round(c, &a, Some(&roots), Some(&for_a)).await.is_ok());
-    let again = round(c, &a, Some(&roots), Some(&for_a)).await.unwrap_err();
+    let for_a = state(read_resource_round(c, &a, None, None).await.unwrap());
+    assert!(
+        read_resource_round(c, &a, Some(&roots), Some(&for_a))
+            .await
+            .is_ok()
+    );
+    let again = read_resource_round(c, &a, Some(&roots), Some(&for_a))
+        .await
+        .unwrap_err();
     assert_eq!(refusal_reason(&again, &a), "invalid_request_state");
     // A retry that carries the state but no roots answer is refused.
-    let for_a = state(round(c, &a, None, None).await.unwrap());
-    let bare = round(c, &a, None, Some(&for_a)).await.unwrap_err();
+    let for_a = state(read_resource_round(c, &a, None, None).await.unwrap());
+    let bare = read_resource_round(c, &a, None, Some(&for_a))
+        .await
+        .unwrap_err();
     assert_eq!(refusal_reason(&bare, &a), "no_roots");
     // A forged state is refused.
-    let forged = round(c, &a, Some(&roots), Some("rs1.forged"))
+    let forged = read_resource_round(c, &a, Some(&roots), Some("rs1.forged"))
         .await
         .unwrap_err();
     assert_eq!(refusal_reason(&forged, &a), "invalid_request_state");
