@@ -96,8 +96,8 @@ pub(crate) struct Cli {
     /// client reads it (the text twice, JSON-escaped; media twice, as
     /// base64): read_text_file without head or tail, read_media_file and
     /// edit_file refuse a file whose answer would be larger, and never
-    /// read more of it than this. Clients drop longer lines (rmcp's: 16
-    /// MiB).
+    /// read more of it than this; so does resources/read (its contents
+    /// counted once). Clients drop longer lines (rmcp's: 16 MiB).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_ANSWER,
           value_parser = clap::value_parser!(u64).range(1024..))]
     pub(crate) max_answer_bytes: u64,

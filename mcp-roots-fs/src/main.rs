@@ -16,6 +16,7 @@ mod config;
 mod confine;
 mod context;
 mod original;
+mod resources;
 mod server;
 mod stdio;
 mod sys;

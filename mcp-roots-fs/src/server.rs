@@ -5,13 +5,18 @@
 use mcp_roots_rmcp::{Progress, Rounds, SessionRoots, ToolCall};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResponse, Implementation, ServerCapabilities, ServerConfig};
-use rmcp::service::NotificationContext;
-use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::model::{
+    CallToolResponse, Implementation, ListResourceTemplatesResult, ListResourcesResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 
 use crate::config::Config;
 use crate::context::Context;
 use crate::original::reply::{self, Shape};
+use crate::resources;
 use crate::tools::{self, args};
 
 /// One session's server (stdio: one per process; HTTP: one per session).
@@ -323,9 +328,35 @@ impl FsServer {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for FsServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(
-            Implementation::new("mcp-roots-fs", env!("CARGO_PKG_VERSION")),
-        )
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .build();
+        ServerConfig::new(capabilities).with_server_info(identity())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(resources::templates(&identity(), &context))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(resources::list(&identity(), &context))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        resources::read_resource(&self.cx, &identity(), request, &context).await
     }
 
     async fn on_initialized(&self, cx: NotificationContext<RoleServer>) {
@@ -335,4 +366,10 @@ impl ServerHandler for FsServer {
     async fn on_roots_list_changed(&self, cx: NotificationContext<RoleServer>) {
         self.cx.roots.on_list_changed(&cx.peer).await;
     }
+}
+
+/// The server's name and version, as `initialize` and the 2026-07-28
+/// results' `_meta` give them.
+fn identity() -> Implementation {
+    Implementation::new("mcp-roots-fs", env!("CARGO_PKG_VERSION"))
 }

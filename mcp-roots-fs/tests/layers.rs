@@ -14,8 +14,18 @@ use layering::{Layout, Source, check_crate, check_rows};
 
 const LAYOUT: Layout = Layout {
     layers: &[
-        "sys", "threads", "original", "context", "walk", "tools", "cli", "config", "server",
-        "stdio", "confine",
+        "sys",
+        "threads",
+        "original",
+        "context",
+        "walk",
+        "tools",
+        "resources",
+        "cli",
+        "config",
+        "server",
+        "stdio",
+        "confine",
     ],
     outside: &["main"],
     platforms: &["sys", "stdio"],

@@ -180,7 +180,10 @@
 //! - [`SessionRoots`]: one session's roots, synchronised with the client
 //!   (`roots/list` after `initialize`, again on `list_changed`);
 //!   [`serve`](SessionRoots::serve) and [`serve_with`](SessionRoots::serve_with)
-//!   for tools; [`run`](SessionRoots::run) for file work on the session
+//!   for tools; [`serve_resource`](SessionRoots::serve_resource) with a
+//!   [`ResourceRead`] for `resources/read` (the same roots, the same
+//!   rounds on 2026-07-28, refusals as `-32602` errors carrying the URI);
+//!   [`run`](SessionRoots::run) for file work on the session
 //!   revisions only (it waits for a `roots/list` answer that 2026-07-28
 //!   never sends).
 //! - [`Progress`]: a call's progress token and cancellation, for long
@@ -233,6 +236,7 @@ mod values;
 pub use call::blocking::run_blocking;
 pub use call::parameters::Parameters;
 pub use call::progress::{PROGRESS_INTERVAL, Progress};
+pub use call::resource_read::ResourceRead;
 pub use call::revision::{Revision, URL_MODE_SINCE};
 pub use call::tool_call::ToolCall;
 pub use elicit::elicitor::{ElicitError, Elicitor, Form, Outcome};

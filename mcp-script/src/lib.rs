@@ -40,7 +40,8 @@ use tokio::task::JoinHandle;
 use self::browser::{Step, Visit};
 pub use self::connection::Connection;
 pub use self::session::{
-    Client, ModernSession, Session, call, connect, connect_modern, modern_lifecycle, text_of,
+    Client, ModernSession, Session, call, connect, connect_modern, modern_lifecycle,
+    read_resource_round, text_of,
 };
 
 /// What the client saw, in order.

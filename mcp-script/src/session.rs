@@ -1,7 +1,11 @@
 //! Connecting the scripted client to a server in process (over an
-//! in-memory duplex pipe), on either lifecycle, and calling tools.
+//! in-memory duplex pipe), on either lifecycle, calling tools, and reading
+//! resources one round at a time.
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, ProtocolVersion};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ErrorData, InputResponses, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse,
+};
 use rmcp::service::{ClientServiceExt, RunningService, ServerInitializeError, ServiceError};
 use rmcp::{ClientLifecycleMode, RoleClient, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
@@ -83,6 +87,43 @@ pub async fn call(
         params = params.with_arguments(arguments);
     }
     client.call_tool(params).await
+}
+
+/// Sends one `resources/read` round for `uri`: on 2026-07-28 a retry
+/// carries `roots` (the client's `roots/list` answer to the server's input
+/// request, under `roots`) and the `state` the previous round sealed.
+///
+/// # Errors
+///
+/// The server's JSON-RPC error (a refusal).
+///
+/// # Panics
+///
+/// On a transport failure, which no read test expects.
+pub async fn read_resource_round(
+    client: &Client,
+    uri: &str,
+    roots: Option<&[&str]>,
+    state: Option<&str>,
+) -> Result<ReadResourceResponse, ErrorData> {
+    let mut params = ReadResourceRequestParams::new(uri);
+    if let Some(roots) = roots {
+        let listed: Vec<Value> = roots
+            .iter()
+            .map(|uri| serde_json::json!({ "uri": uri }))
+            .collect();
+        let answer = serde_json::json!({ "roots": listed });
+        let inputs: InputResponses = [("roots".to_owned(), answer)].into();
+        params = params.with_input_responses(inputs);
+    }
+    if let Some(state) = state {
+        params = params.with_request_state(state);
+    }
+    match client.read_resource_once(params).await {
+        Ok(response) => Ok(response),
+        Err(ServiceError::McpError(error)) => Err(error),
+        Err(other) => panic!("{uri}: not a JSON-RPC answer: {other:?}"),
+    }
 }
 
 /// The text of a tool result's content blocks, joined by newlines.

@@ -11,6 +11,10 @@
 //! Clients drop longer lines (rmcp's client: 16 MiB), so the default
 //! leaves room below that for the envelope.
 //!
+//! A resource read (`resources/read`) reads through the same check
+//! ([`read_at_most`]) and carries its contents once ([`text_fits_once`],
+//! [`media_fits_once`]).
+//!
 //! The file's size is checked first (`fstat` on the open file), and the
 //! read is limited to the bound plus one byte, since the file can grow
 //! between the two: a file larger than the bound is never read whole.
@@ -57,15 +61,20 @@ pub(crate) fn read_whole(
     path: &str,
     instead: Instead,
 ) -> Result<Vec<u8>, Stop> {
+    read_at_most(file, bound)?.ok_or_else(|| too_large(path, bound, instead))
+}
+
+/// The rest of `file` if it is at most `bound` bytes; `None`, without
+/// reading, when its size is over `bound`, and when more than `bound`
+/// bytes come (it grew): the check every whole-file answer shares (the
+/// tools' and a resource read's).
+pub(crate) fn read_at_most(file: TrackedFile, bound: u64) -> Result<Option<Vec<u8>>, Stop> {
     let size = file.metadata().map_err(|e| failed(e.to_string()))?.len();
     if size > bound {
-        return Err(too_large(path, bound, instead));
+        return Ok(None);
     }
     let bytes = read_up_to(file, bound.saturating_add(1)).map_err(|e| failed(e.to_string()))?;
-    if bytes.len() as u64 > bound {
-        return Err(too_large(path, bound, instead));
-    }
-    Ok(bytes)
+    Ok((bytes.len() as u64 <= bound).then_some(bytes))
 }
 
 /// The bytes `text` takes as a JSON string (quotes included), escaped as
@@ -89,11 +98,22 @@ pub(crate) fn text_fits(text: &str, bound: u64) -> bool {
 
 /// Whether an answer carrying `len` bytes twice as base64 fits `bound`.
 pub(crate) fn media_fits(len: u64, bound: u64) -> bool {
-    len.div_ceil(3)
-        .saturating_mul(4)
-        .saturating_mul(2)
-        .saturating_add(ENVELOPE)
-        <= bound
+    base64_len(len).saturating_mul(2).saturating_add(ENVELOPE) <= bound
+}
+
+/// Whether an answer carrying `text` once fits `bound` (a resource's
+/// contents carry it once).
+pub(crate) fn text_fits_once(text: &str, bound: u64) -> bool {
+    json_len(text).saturating_add(ENVELOPE) <= bound
+}
+
+/// Whether an answer carrying `len` bytes once as base64 fits `bound`.
+pub(crate) fn media_fits_once(len: u64, bound: u64) -> bool {
+    base64_len(len).saturating_add(ENVELOPE) <= bound
+}
+
+fn base64_len(len: u64) -> u64 {
+    len.div_ceil(3).saturating_mul(4)
 }
 
 #[cfg(test)]
@@ -129,5 +149,18 @@ mod tests {
         let media = (bound - ENVELOPE) / 8 * 3;
         assert!(media_fits(media, bound));
         assert!(!media_fits(media + 3, bound));
+    }
+
+    #[test]
+    fn fits_once_count_the_text_once() {
+        let bound = 10_000;
+        let under = "x".repeat((bound - ENVELOPE - 2) as usize);
+        assert!(text_fits_once(&under, bound));
+        assert!(!text_fits_once(&format!("{under}x"), bound));
+        assert!(!text_fits(&under, bound));
+        let media = (bound - ENVELOPE) / 4 * 3;
+        assert!(media_fits_once(media, bound));
+        assert!(!media_fits_once(media + 3, bound));
+        assert!(!media_fits(media, bound));
     }
 }

@@ -127,6 +127,12 @@ impl StateError {
 impl Rounds {
     /// Seals `progress` for `call`, valid for the configured TTL.
     pub(crate) fn seal(&self, call: &ToolCall, progress: Progress) -> String {
+        self.seal_bound(&call.digest(), progress)
+    }
+
+    /// Seals `progress` bound to `digest` (a call's, or a resource read's
+    /// URI), valid for the configured TTL.
+    pub(crate) fn seal_bound(&self, digest: &[u8; 32], progress: Progress) -> String {
         let mut nonce = [0u8; 16];
         getrandom::fill(&mut nonce).expect("the operating system's random source");
         let ttl_ms = u64::try_from(self.ttl().as_millis()).unwrap_or(u64::MAX);
@@ -136,7 +142,7 @@ impl Rounds {
             progress,
         };
         let payload = serde_json::to_vec(&envelope).expect("the progress is plain data");
-        let bound = associated_data(call);
+        let bound = associated_data(digest);
         let options = SealOptions::new().associated_data(&bound);
         self.codec().seal_with(&payload, &options)
     }
@@ -151,7 +157,21 @@ impl Rounds {
     ///
     /// See [`StateError`]: a state the store cannot record is refused.
     pub(crate) async fn open(&self, call: &ToolCall) -> Result<Option<Progress>, StateError> {
-        let Some(sealed) = call.state.as_deref() else {
+        self.open_bound(call.state.as_deref(), &call.digest()).await
+    }
+
+    /// Opens `state` (`None`: a first round) as sealed for `digest`, and
+    /// records it consumed, as [`open`](Self::open) does for a call.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open).
+    pub(crate) async fn open_bound(
+        &self,
+        state: Option<&str>,
+        digest: &[u8; 32],
+    ) -> Result<Option<Progress>, StateError> {
+        let Some(sealed) = state else {
             return Ok(None);
         };
         if sealed.len() > MAX_STATE_LEN {
@@ -159,7 +179,7 @@ impl Rounds {
         }
         let payload = self
             .codec()
-            .open_with(sealed, &associated_data(call))
+            .open_with(sealed, &associated_data(digest))
             .map_err(|_| StateError::Foreign)?;
         let envelope: Envelope =
             serde_json::from_slice(&payload).map_err(|_| StateError::Foreign)?;
@@ -210,9 +230,9 @@ impl Rounds {
     }
 }
 
-fn associated_data(call: &ToolCall) -> Vec<u8> {
+fn associated_data(digest: &[u8; 32]) -> Vec<u8> {
     let mut bound = DOMAIN.to_vec();
-    bound.extend_from_slice(&call.digest());
+    bound.extend_from_slice(digest);
     bound
 }
 

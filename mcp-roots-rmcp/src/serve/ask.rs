@@ -140,7 +140,7 @@ pub(crate) enum Waiting {
 
 /// Runs `work` on `snap` unless the set is empty: then the refusal says
 /// why, before any work sees it.
-fn guarded<T>(
+pub(crate) fn guarded<T>(
     client: Client,
     snap: &Snapshot<'_>,
     work: impl FnOnce(&Snapshot<'_>) -> Result<T, Stop>,
