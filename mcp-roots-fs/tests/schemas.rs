@@ -317,11 +317,7 @@ fn check_node(node: &Value, at: &str, root: bool) {
             "description" | "title" => assert!(value.is_string(), "{here}"),
             "minimum" | "maximum" | "exclusiveMinimum" => assert!(value.is_number(), "{here}"),
             "minItems" => assert!(value.is_u64(), "{here}"),
-            "additionalProperties" => {
-                if !value.is_boolean() {
-                    check_node(value, &here, false);
-                }
-            }
+            "additionalProperties" if !value.is_boolean() => check_node(value, &here, false),
             _ => {}
         }
     }
