@@ -9,8 +9,8 @@ use mcp_roots_rmcp::{Progress, Rounds, SessionRoots, ToolCall};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CacheScope, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ResultType, ServerCapabilities, ServerConfig, Tool,
+    CacheScope, CallToolResponse, Implementation, JsonObject, ListToolsResult, MetaObject,
+    PaginatedRequestParams, ProtocolVersion, ResultType, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
@@ -444,15 +444,21 @@ impl ServerHandler for FsServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, rmcp::ErrorData> {
-        // 2.3.0's cache hints on 2026-07-28: fresh each time, and private
-        // (what is listed depends on this server's options).
+        // 2.3.0's hints on 2026-07-28: fresh each time, private (what is
+        // listed depends on this server's options), and who answers.
         let hints = context
             .protocol_version()
             .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
+        let meta = hints.then(|| {
+            let mut meta = JsonObject::new();
+            let info = serde_json::to_value(self.get_info().server_info).unwrap_or_default();
+            meta.insert("io.modelcontextprotocol/serverInfo".to_owned(), info);
+            MetaObject(meta)
+        });
         Ok(ListToolsResult {
             result_type: Some(ResultType::COMPLETE),
             tools: self.listed(),
-            meta: None,
+            meta,
             next_cursor: None,
             ttl_ms: hints.then_some(0),
             cache_scope: hints.then_some(CacheScope::Private),

@@ -181,6 +181,7 @@ async fn tools_list_is_2_3_0s_on_2025_11_25_and_with_read_only() {
     let result = list(&conn).await;
     compare("2025-11-25", &result);
     assert_eq!((result.ttl_ms, result.cache_scope), (None, None));
+    assert!(result.meta.is_none(), "{:?}", result.meta);
     assert!(conn.close().await);
 
     let script = ScriptedClient::new(false, false);
@@ -234,10 +235,27 @@ async fn tools_list_is_2_3_0s_on_2026_07_28() {
         .expect("the server starts");
     let result = list(&conn).await;
     compare("2026-07-28", &result);
-    // 2.3.0's cache hints there: fresh each time, private.
+    // 2.3.0's hints there: fresh each time, private, and who answers
+    // (ours, where the fixture names 2.3.0).
     assert_eq!(
         (result.ttl_ms, result.cache_scope),
         (Some(0), Some(CacheScope::Private))
+    );
+    let all: Value = serde_json::from_str(FIXTURE).expect("the fixture is JSON");
+    let theirs = &all["2026-07-28"]["tools/list"];
+    assert_eq!(theirs["ttlMs"], json!(0));
+    assert_eq!(theirs["cacheScope"], json!("private"));
+    let key = "io.modelcontextprotocol/serverInfo";
+    assert_eq!(
+        theirs["_meta"][key]["name"],
+        json!("secure-filesystem-server")
+    );
+    let meta = serde_json::to_value(&result.meta).expect("meta serialises");
+    assert_eq!(meta[key]["name"], json!("mcp-roots-fs"), "{meta}");
+    assert_eq!(
+        meta[key]["version"],
+        json!(env!("CARGO_PKG_VERSION")),
+        "{meta}"
     );
     assert!(conn.close().await);
 }
