@@ -1,5 +1,6 @@
 //! The shared escape corpus through the server's tools: `read_text_file`
-//! and `move_file` for the read cases, `write_file` for the create cases,
+//! and `move_file` for the read cases, `append_file` and `write_file` for
+//! the create cases,
 //! `list_directory` and `search_files` for the listing cases. The client
 //! shares each case's roots (no command-line directory: no ceiling). A
 //! deny case must be a tool error that changes nothing (0 escapes); an
@@ -49,7 +50,12 @@ async fn the_escape_corpus_through_the_tools() {
         // (tool, arguments) the case runs through.
         let calls: Vec<(&'static str, serde_json::Value)> = match case.op {
             Op::Read => vec![("read_text_file", json!({ "path": input }))],
-            Op::WriteNew => vec![("write_file", json!({ "path": input, "content": MARKER }))],
+            // append_file first: it creates the file, which write_file
+            // then replaces with the same text.
+            Op::WriteNew => vec![
+                ("append_file", json!({ "path": input, "content": MARKER })),
+                ("write_file", json!({ "path": input, "content": MARKER })),
+            ],
             Op::List => vec![
                 ("list_directory", json!({ "path": input })),
                 ("search_files", json!({ "path": input, "pattern": "**" })),

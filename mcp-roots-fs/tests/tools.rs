@@ -42,41 +42,46 @@ impl Tree {
     }
 }
 
+/// The 16 tools in 2.3.0's order, with its annotations (every field of
+/// `tools/list` is compared with 2.3.0's in `tests/schemas.rs`).
 #[tokio::test]
-async fn fourteen_tools_with_the_originals_annotations() {
+async fn sixteen_tools_in_the_originals_order_with_its_annotations() {
     let tree = Tree::new();
     let script = ScriptedClient::new(false, false);
     let conn = start(&[tree.at("root")], &script).await;
     let tools = conn.client.list_all_tools().await.unwrap();
-    let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-    names.sort();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(
         names,
         [
-            "create_directory",
-            "directory_tree",
-            "edit_file",
-            "get_file_info",
-            "list_allowed_directories",
-            "list_directory",
-            "list_directory_with_sizes",
-            "move_file",
             "read_file",
+            "read_text_file",
             "read_media_file",
             "read_multiple_files",
-            "read_text_file",
+            "write_file",
+            "append_file",
+            "edit_file",
+            "create_directory",
+            "list_directory",
+            "list_directory_with_sizes",
+            "directory_tree",
+            "move_file",
+            "copy_file",
             "search_files",
-            "write_file"
+            "get_file_info",
+            "list_allowed_directories",
         ]
     );
     // (tool, readOnly, idempotent, destructive)
     for (name, read_only, idempotent, destructive) in [
-        ("read_text_file", Some(true), None, None),
-        ("write_file", Some(false), Some(true), Some(true)),
-        ("edit_file", Some(false), Some(false), Some(true)),
-        ("create_directory", Some(false), Some(true), Some(false)),
-        ("move_file", Some(false), Some(false), Some(true)),
-        ("search_files", Some(true), None, None),
+        ("read_text_file", true, true, false),
+        ("write_file", false, true, true),
+        ("append_file", false, false, false),
+        ("edit_file", false, false, true),
+        ("create_directory", false, true, false),
+        ("move_file", false, false, true),
+        ("copy_file", false, true, false),
+        ("search_files", true, true, false),
     ] {
         let tool = tools.iter().find(|t| t.name == name).unwrap();
         let a = tool.annotations.as_ref().unwrap();
@@ -87,7 +92,12 @@ async fn fourteen_tools_with_the_originals_annotations() {
                 a.destructive_hint,
                 a.open_world_hint
             ),
-            (read_only, idempotent, destructive, Some(false)),
+            (
+                Some(read_only),
+                Some(idempotent),
+                Some(destructive),
+                Some(false)
+            ),
             "{name}"
         );
         assert!(tool.output_schema.is_some(), "{name}");

@@ -1,6 +1,7 @@
 //! Whole-file writes that a concurrent reader sees as old or new content,
 //! never torn: a temporary file beside the target, written and synced, then
-//! renamed over (or, for a copy, renamed into place without replacing).
+//! renamed over (or, for a copy, renamed into place without replacing,
+//! with the source's permission bits and times).
 //!
 //! The new file is created by the server's user: it keeps the permission
 //! bits (`0o777`) of a file it replaces, never the set-user-ID, set-group-ID
@@ -9,7 +10,7 @@
 //! fail by creating the names in advance.
 
 use std::collections::hash_map::RandomState;
-use std::fs::File;
+use std::fs::{File, FileTimes};
 use std::hash::BuildHasher;
 use std::io::{self, Write};
 
@@ -56,18 +57,32 @@ pub(crate) fn write_atomic(sel: &Writable, data: &[u8]) -> Result<(), Error> {
 }
 
 /// Copies `from` to the new name `to` (never replacing an existing one).
-/// Returns the number of bytes copied. The copy gets the default mode of a
-/// new file, not the source's.
+/// Returns the number of bytes copied. The copy keeps the source's
+/// permission bits (`0o777` only, as [`write_atomic`] keeps them) and its
+/// access and modification times; the bits are given to the temporary
+/// file before any byte is written, so the content is never readable
+/// under a wider mode than the source's.
 pub(crate) fn copy(from: &Selected, to: &Writable) -> Result<u64, Error> {
     let op = Operation::Copy;
     let how = How::default();
     let mut source = crate::ops::open::open_file(from, &how, op)?.file;
+    let fail = |e| Error::from_os(e, op, from.input);
+    let mode = sys::mode_of(&source).map_err(fail)? & KEPT_MODE;
+    let meta = source.metadata().map_err(fail)?;
+    let mut times = FileTimes::new();
+    if let Ok(accessed) = meta.accessed() {
+        times = times.set_accessed(accessed);
+    }
+    if let Ok(modified) = meta.modified() {
+        times = times.set_modified(modified);
+    }
     refuse_dir_demand(to, op, ErrorKind::AlreadyExists)?;
     let leaf = Leaf::open(to, op)?;
     let mut copied = 0;
     publish(to, &leaf, leaf.name, op, Overwrite::Refuse, |file| {
+        sys::set_mode(file, mode)?;
         copied = io::copy(&mut source, file)?;
-        Ok(())
+        file.set_times(times)
     })?;
     Ok(copied)
 }

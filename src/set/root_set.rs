@@ -493,8 +493,10 @@ impl RootSet {
     }
 
     /// Copies the regular file `from` to the new name `to` (published
-    /// atomically, never replacing); returns the bytes copied. The copy gets
-    /// the default mode of a new file.
+    /// atomically, never replacing); returns the bytes copied. The copy
+    /// keeps the source's permission bits (`0o777`: never set-user-ID,
+    /// set-group-ID or sticky) and its access and modification times; a
+    /// copy that fails part-way is removed.
     ///
     /// # Errors
     ///

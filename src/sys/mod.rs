@@ -73,13 +73,13 @@ pub(crate) use unix::folding;
 #[cfg(unix)]
 pub(crate) use unix::{
     NAME_MAX, PATH_MAX, identity, identity_of_path, is_cross_device, kind_of, led_outside,
-    link_count, lstat_at, mkdir_at, nofile_limit, open_descriptors, os_reason, out_of_descriptors,
-    rename_at, set_mode, sync_dir, unlink_at,
+    link_count, lstat_at, mkdir_at, mode_of, nofile_limit, open_descriptors, os_reason,
+    out_of_descriptors, rename_at, set_mode, sync_dir, unlink_at,
 };
 #[cfg(windows)]
 pub(crate) use windows::{
     NAME_MAX, PATH_MAX, fd_path, folding, identity, identity_of_path, is_cross_device, kind_of,
-    led_outside, link_count, lstat_at, mkdir_at, name_on_disk, nofile_limit, open_across,
+    led_outside, link_count, lstat_at, mkdir_at, mode_of, name_on_disk, nofile_limit, open_across,
     open_beneath, open_descriptors, os_reason, out_of_descriptors, rename_at, resolved_path,
     set_mode, sync_dir, unlink_at,
 };

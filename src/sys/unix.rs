@@ -100,6 +100,12 @@ pub(crate) fn set_mode(file: &File, mode: u32) -> io::Result<()> {
     rustix::fs::fchmod(file, mode).map_err(Into::into)
 }
 
+/// The permission bits of an open file (`0o7777`, from one `fstat`).
+#[allow(clippy::useless_conversion, clippy::unnecessary_cast)]
+pub(crate) fn mode_of(file: &File) -> io::Result<u32> {
+    Ok(u32::from(rustix::fs::fstat(file)?.st_mode) & 0o7777)
+}
+
 pub(crate) fn link_count(file: &File) -> io::Result<u64> {
     Ok(rustix::fs::fstat(file)?.st_nlink as u64)
 }

@@ -175,6 +175,16 @@ pub(crate) fn set_mode(file: &File, mode: u32) -> io::Result<()> {
     file.set_permissions(permissions)
 }
 
+/// The permission bits [`set_mode`] would give back: `0o444` for a
+/// read-only file, `0o666` otherwise (the only mode Windows has).
+pub(crate) fn mode_of(file: &File) -> io::Result<u32> {
+    Ok(if file.metadata()?.permissions().readonly() {
+        0o444
+    } else {
+        0o666
+    })
+}
+
 /// The number of hard links to an open file.
 pub(crate) fn link_count(file: &File) -> io::Result<u64> {
     Ok(metadata(file)?.nlink())

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
 use serde_json::{Value, json};
 
+use crate::original::schemas::DIALECT;
+
 /// A result of text: one text block, and `{"content": text}` as
 /// structured content.
 pub(crate) fn text(text: String) -> CallToolResult {
@@ -16,7 +18,8 @@ pub(crate) fn text(text: String) -> CallToolResult {
 }
 
 /// [`text`] from a walk that stopped early: the reason goes in a second
-/// text block and in `structuredContent.stoppedEarly`, so the first block
+/// text block and in `structuredContent.stoppedEarly` (a property the
+/// output schema does not declare, which it allows), so the first block
 /// keeps the original's format (the tree stays valid JSON).
 pub(crate) fn text_stopped(text: String, stopped: Option<String>) -> CallToolResult {
     let Some(why) = stopped else {
@@ -78,21 +81,28 @@ fn object(value: Value) -> Arc<JsonObject> {
     }
 }
 
-/// `{content: string}`, the output schema of every tool but one.
+/// `{content: string}`, the output schema of every tool but one: 2.3.0's,
+/// less its `additionalProperties: false`. A refusal's structured content
+/// carries its `reason` (and a walk's, why it stopped early) beside
+/// `content`, and a client that validates an error's structured content
+/// against the schema (the TypeScript SDK's does) would otherwise throw the
+/// whole result away.
 pub(crate) fn text_schema() -> Arc<JsonObject> {
     object(json!({
+        "$schema": DIALECT,
         "type": "object",
         "properties": {
-            "content": { "type": "string" },
-            "stoppedEarly": { "type": "string", "description": "Why a walk stopped before the end (bounds, deadline, cancellation)" }
+            "content": { "type": "string" }
         },
         "required": ["content"]
     }))
 }
 
-/// read_media_file's output schema: its content blocks.
+/// read_media_file's output schema: its content blocks, 2.3.0's less its
+/// outermost `additionalProperties: false` (see [`text_schema`]).
 pub(crate) fn media_schema() -> Arc<JsonObject> {
     object(json!({
+        "$schema": DIALECT,
         "type": "object",
         "properties": {
             "content": {
@@ -106,7 +116,8 @@ pub(crate) fn media_schema() -> Arc<JsonObject> {
                                 "data": { "type": "string" },
                                 "mimeType": { "type": "string" }
                             },
-                            "required": ["type", "data", "mimeType"]
+                            "required": ["type", "data", "mimeType"],
+                            "additionalProperties": false
                         },
                         {
                             "type": "object",
@@ -119,10 +130,12 @@ pub(crate) fn media_schema() -> Arc<JsonObject> {
                                         "mimeType": { "type": "string" },
                                         "blob": { "type": "string" }
                                     },
-                                    "required": ["uri", "blob"]
+                                    "required": ["uri", "blob"],
+                                    "additionalProperties": false
                                 }
                             },
-                            "required": ["type", "resource"]
+                            "required": ["type", "resource"],
+                            "additionalProperties": false
                         }
                     ]
                 }

@@ -1,4 +1,8 @@
-//! The tools' arguments: the original's names, types and defaults.
+//! The tools' arguments: the original's names, types and defaults, as a
+//! call is read. What the tools advertise is written out apart
+//! ([`original::schemas`](crate::original::schemas)): these types accept
+//! at least what those schemas allow (`head` and `tail` as any number or
+//! `null`), and their derived schemas are not sent.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -28,6 +32,13 @@ pub(crate) struct ReadMultipleFiles {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct WriteFile {
+    pub(crate) path: String,
+    pub(crate) content: String,
+}
+
+/// `append_file`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct AppendFile {
     pub(crate) path: String,
     pub(crate) content: String,
 }
@@ -82,6 +93,13 @@ pub(crate) struct DirectoryTree {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct MoveFile {
+    pub(crate) source: String,
+    pub(crate) destination: String,
+}
+
+/// `copy_file`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct CopyFile {
     pub(crate) source: String,
     pub(crate) destination: String,
 }

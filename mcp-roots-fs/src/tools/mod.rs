@@ -1,4 +1,4 @@
-//! The 14 tools, one module each; `args` holds their arguments. Each tool
+//! The 16 tools, one module each; `args` holds their arguments. Each tool
 //! is a small function over the library (through the glue's `serve`):
 //! parse nothing about paths, judge nothing about the boundary.
 //!
@@ -9,11 +9,13 @@
 //! server registers each body with how it is served over the session's
 //! [`Context`]: [`inline`], [`blocking`] or [`walking`] (bounds and
 //! progress). The tools that may ask the user first (`write_file`,
-//! `edit_file`, `move_file`) have a `run` of their own, around bodies that
+//! `append_file`, `edit_file`, `move_file`) have a `run` of their own, around bodies that
 //! touch the files.
 
+pub(crate) mod append_file;
 pub(crate) mod args;
 pub(crate) mod bounded;
+pub(crate) mod copy_file;
 pub(crate) mod create_directory;
 pub(crate) mod directory_tree;
 pub(crate) mod edit_file;

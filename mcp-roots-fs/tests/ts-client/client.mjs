@@ -69,8 +69,8 @@ try {
 
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  check(names.length === 14 && names.includes("edit_file") && names.includes("list_allowed_directories"),
-    "tools/list: the 14 tools", names.join(","));
+  check(names.length === 16 && names[0] === "read_file" && names[5] === "append_file" && names[12] === "copy_file" && names[15] === "list_allowed_directories",
+    "tools/list: the 16 tools, in 2.3.0's order", names.join(","));
   const readTool = tools.find((t) => t.name === "read_text_file");
   check(readTool?.annotations?.readOnlyHint === true && readTool?.outputSchema?.type === "object",
     "read_text_file: readOnlyHint and an output schema", JSON.stringify(readTool?.annotations));
