@@ -245,7 +245,9 @@ pub use rounds::{
     KeyRing, Rounds, STATE_KEYS_ENV, Store, StoreError,
 };
 pub use serve::ask::{Ask, Visited};
+pub use session::asking::{GRANT_QUESTION_WINDOW, GRANT_QUESTIONS};
 pub use session::input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
 pub use session::roots::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
 pub use values::denial::tool_error;
+pub use values::needs::Needs;
 pub use values::stop::Stop;
