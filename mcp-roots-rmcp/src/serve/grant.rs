@@ -20,7 +20,7 @@ use rmcp::model::{CallToolResponse, CallToolResult, ElicitationSchema, EnumSchem
 use crate::call::tool_call::ToolCall;
 use crate::elicit::elicitor::{Form, Outcome};
 use crate::serve::ask::{Ask, Scope, with_call_grants};
-use crate::session::asking::{Asking, key_of};
+use crate::session::asking::{Asking, InFlight, key_of};
 use crate::session::roots::SessionRoots;
 use crate::values::answer::escaped;
 use crate::values::needs::Needs;
@@ -183,21 +183,28 @@ impl Ask {
                 );
                 return Err(declined(&asked, true));
             }
-            // Another call of the session asks about one of these now:
-            // its answer may settle this call's need.
+            // Another call of the session may be asking about one of these
+            // now: its answer may settle this call's need. Checked and
+            // marked at once, so two calls never both ask.
             let keys: Vec<_> = asked.iter().map(key_of).collect();
-            let pending = match (&self.scope, &self.asking) {
-                (Scope::Session(_), Some(asking)) if waits < WAITS => asking.awaited(&keys),
-                _ => Vec::new(),
+            let flight = match (&self.scope, &self.asking) {
+                (Scope::Session(_), Some(asking)) => match Asking::asking(asking, keys.clone()) {
+                    Some(flight) => Some(flight),
+                    None if waits < WAITS => {
+                        waits += 1;
+                        let pending = asking.awaited(&keys);
+                        let timeout = self.form_timeout();
+                        for mut answer in pending {
+                            let _ =
+                                tokio::time::timeout(timeout, answer.wait_for(|done| *done)).await;
+                        }
+                        continue;
+                    }
+                    None => None,
+                },
+                _ => None,
             };
-            if pending.is_empty() {
-                return self.ask_grants(asked).await;
-            }
-            waits += 1;
-            let timeout = self.form_timeout();
-            for mut answer in pending {
-                let _ = tokio::time::timeout(timeout, answer.wait_for(|done| *done)).await;
-            }
+            return self.ask_grants(asked, flight).await;
         }
     }
 
@@ -224,6 +231,15 @@ impl Ask {
                     }
                     Judged::Other => continue,
                     Judged::Outside(refused) => match snap.may_ask(path, access) {
+                        // Granted already, and still refused: this spelling
+                        // does not reach the grant (a file grant is one
+                        // name of its folder); asking again would not help.
+                        Ok(about) if covered(&about, &session_grants, &self.granted) => {
+                            return Err(match refused {
+                                Some(err) => err.into(),
+                                None => crate::values::empty::no_roots(client, snap.set()),
+                            });
+                        }
                         Ok(about) => about,
                         Err(err) if err.kind() == ErrorKind::OutsideRoots => {
                             return Err(match refused {
@@ -252,7 +268,11 @@ impl Ask {
     }
 
     /// Asks the user about `asked` (one form) and makes the grants.
-    async fn ask_grants(&mut self, asked: Vec<AskAbout>) -> Result<(), Stop> {
+    async fn ask_grants(
+        &mut self,
+        asked: Vec<AskAbout>,
+        _flight: Option<InFlight>,
+    ) -> Result<(), Stop> {
         if !self.can_ask_forms() {
             tracing::info!(
                 tool = %escaped(&self.tool),
@@ -276,10 +296,6 @@ impl Ask {
             );
             return Err(exhausted(asking));
         }
-        let _in_flight = match (&session, &self.asking) {
-            (Some(_), Some(asking)) => Asking::asking(asking, asked.iter().map(key_of).collect()),
-            _ => None,
-        };
         let form = grant_form(&self.tool, &asked, in_session);
         for about in &asked {
             tracing::info!(
@@ -370,6 +386,21 @@ fn judge(snap: &Snapshot<'_>, path: &str) -> Judged {
         Err(err) if err.kind() == ErrorKind::NoRoots => Judged::Outside(None),
         Err(_) => Judged::Other,
     }
+}
+
+/// Whether a grant in force covers `about` (the same thing, with its
+/// access or more).
+fn covered(
+    about: &AskAbout,
+    session: &[(mcp_roots::GrantId, AskAbout)],
+    call: &[AskAbout],
+) -> bool {
+    let covers = |g: &AskAbout| {
+        g.path() == about.path()
+            && g.kind() == about.kind()
+            && (g.access() == about.access() || g.access() == GrantAccess::Change)
+    };
+    session.iter().any(|(_, g)| covers(g)) || call.iter().any(covers)
 }
 
 /// Whether a grant for reading the same thing as `about` is in force: then
