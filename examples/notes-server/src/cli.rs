@@ -58,6 +58,16 @@ pub struct ServeArgs {
     /// given as /private/tmp refuses a client root /tmp/notes).
     #[arg(long, value_name = "DIR", value_parser = ceiling_dir)]
     pub ceiling: Vec<String>,
+    /// Let the user grant one note or folder beneath DIR (repeatable) by
+    /// answering a question, when the model names a path outside the
+    /// shared folders (notes_read and notes_write by path): for this call,
+    /// for the session, or no. DIR must be an absolute path to an existing
+    /// directory, inside a --ceiling directory when there is one (outside
+    /// it, it grants nothing). Without --ceiling, only what the user grants
+    /// is served. Hidden and read-only patterns still apply; a client
+    /// without forms is asked nothing.
+    #[arg(long, value_name = "DIR", value_parser = ceiling_dir)]
+    pub ask_within: Vec<String>,
     /// Grant the ceiling to a client that shares no folder and has not
     /// shared one in this session: one that does not declare the roots
     /// capability, or answers only empty root lists so far (an editor with
