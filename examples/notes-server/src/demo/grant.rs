@@ -1,4 +1,4 @@
-//! (g) Notes outside the shared folders, granted by the user's answer:
+//! (j) Notes outside the shared folders, granted by the user's answer:
 //! the operator lets the user be asked about `Inbox/` (`--ask-within`),
 //! the model reads notes there by path, and the user answers.
 
@@ -7,11 +7,11 @@ use serde_json::json;
 use super::{Demo, reason};
 use mcp_script::{self as client, Event, ScriptedClient, decline};
 
-/// (g) Asked and granted for the session; another note declined, the no
+/// (j) Asked and granted for the session; another note declined, the no
 /// remembered; a folder past the area refused without a question.
 pub(crate) async fn ask_for_a_note(demo: &mut Demo) {
     demo.scene(
-        "(g) A note outside the shared folders, granted by the user's answer",
+        "(j) Notes outside the shared folders, granted by the user's answer",
         "A new session on a server started with --ask-within $TMP/Inbox; the user shares Notes only. The model reads $TMP/Inbox/letter.md by path: the server asks the user (one form: the tool, the path, read, and this call / this session / no).",
     );
     let (ceiling, area) = (demo.path(""), demo.path("Inbox"));
