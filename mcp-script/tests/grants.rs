@@ -656,3 +656,84 @@ async fn session_grants_end_with_the_session() {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
 }
+
+/// Each event at `info` or above as one line: its message and fields.
+#[derive(Clone, Default)]
+struct Lines(Arc<Mutex<Vec<String>>>);
+
+struct Fields<'a>(&'a mut String);
+
+impl tracing::field::Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        self.0.push_str(&format!(" {}={value:?}", field.name()));
+    }
+}
+
+impl tracing::Subscriber for Lines {
+    fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
+        *metadata.level() <= tracing::Level::INFO
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        let mut line = String::new();
+        event.record(&mut Fields(&mut line));
+        self.0.lock().unwrap().push(line);
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+#[tokio::test]
+async fn the_log_records_questions_answers_and_grants_never_contents() {
+    let lines = Lines::default();
+    let _default = tracing::subscriber::set_default(lines.clone());
+    let dir = tree();
+    let roots = SessionRoots::new(policy(dir.path()));
+    let (c, script, _server) = start(dir.path(), roots, ProtocolVersion::V_2025_11_25, true).await;
+    script.pick("grant", "this call");
+    assert_eq!(read(&c, &at(dir.path(), "area/other.md")).await, "other");
+    script.pick("grant", "this session");
+    assert_eq!(read(&c, &at(dir.path(), "area/notes/n.md")).await, "n");
+    script.answer(decline());
+    assert_eq!(
+        read(&c, &at(dir.path(), "area/notes/m.md")).await,
+        "refused:grant_declined"
+    );
+    let log = lines.0.lock().unwrap().clone();
+    let with = |words: &[&str]| {
+        log.iter()
+            .filter(|l| words.iter().all(|w| l.contains(w)))
+            .count()
+    };
+    let other = dir.path().join("area/other.md").canonicalize().unwrap();
+    let other = other.display().to_string();
+    assert_eq!(
+        with(&["grant question", &other, "access=\"read\""]),
+        1,
+        "{log:#?}"
+    );
+    assert_eq!(with(&["grant answer", "answer=\"call\""]), 1, "{log:#?}");
+    assert_eq!(
+        with(&["grant made", &other, "scope=\"call\""]),
+        1,
+        "{log:#?}"
+    );
+    assert_eq!(with(&["grant answer", "answer=\"session\""]), 1, "{log:#?}");
+    assert_eq!(
+        with(&["grant made", "n.md", "scope=\"session\""]),
+        1,
+        "{log:#?}"
+    );
+    assert_eq!(with(&["grant question", "m.md"]), 1, "{log:#?}");
+    assert_eq!(with(&["grant answer", "answer=\"no\""]), 1, "{log:#?}");
+    // Contents never: the files' texts appear in no line.
+    assert!(
+        !log.iter()
+            .any(|l| l.contains("\"other\"") || l.contains("=\"n\"")),
+        "{log:#?}"
+    );
+}
