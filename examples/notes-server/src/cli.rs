@@ -305,8 +305,12 @@ mod tests {
             "--hide=**/.git/",
             "--read-only-pattern",
             "/vendor/",
+            "--ask-within",
+            dir,
+            &format!("--ask-within={dir}"),
         ])
         .unwrap();
+        assert_eq!(cli.serve.ask_within, [dir, dir]);
         assert_eq!(
             cli.serve.hidden().iter().collect::<Vec<_>>(),
             [".env", "**/.git/"]
@@ -353,6 +357,12 @@ mod tests {
             ),
             (vec!["--ceiling", &file], "--ceiling", "not a directory"),
             (vec!["--ceiling", "notes"], "--ceiling", "absolute"),
+            (vec!["--ask-within", "notes"], "--ask-within", "absolute"),
+            (
+                vec!["--ask-within", &file],
+                "--ask-within",
+                "not a directory",
+            ),
             (vec!["--http", "0.0.0.0:80"], "--http", "loopback"),
             (vec!["--http=nonsense"], "--http", "IP:PORT"),
             (vec!["--roots-wait=-1"], "--roots-wait", "non-negative"),
