@@ -737,3 +737,32 @@ async fn the_log_records_questions_answers_and_grants_never_contents() {
         "{log:#?}"
     );
 }
+
+#[tokio::test]
+async fn a_stdio_process_remembers_the_no_on_2026_07_28() {
+    let dir = tree();
+    for process in [true, false] {
+        let roots = SessionRoots::new(policy(dir.path()));
+        let roots = if process {
+            roots.with_process_session()
+        } else {
+            roots
+        };
+        let (c, script, _server) = start(dir.path(), roots, MODERN, true).await;
+        script.answer(decline());
+        assert_eq!(
+            read(&c, &at(dir.path(), "area/other.md")).await,
+            "refused:grant_declined"
+        );
+        // Without the process's memory (over HTTP) every request is asked.
+        script.pick("grant", "this call");
+        let again = read(&c, &at(dir.path(), "area/./other.md")).await;
+        let expected = if process {
+            "refused:grant_declined"
+        } else {
+            "other"
+        };
+        assert_eq!(again, expected, "process session: {process}");
+        assert_eq!(forms(&script).len(), if process { 1 } else { 2 });
+    }
+}

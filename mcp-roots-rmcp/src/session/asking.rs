@@ -130,3 +130,47 @@ impl Drop for InFlight {
         self.done.send_replace(true);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rate_counts_questions_in_the_window() {
+        let asking = Asking {
+            limit: 2,
+            window: Duration::from_millis(50),
+            ..Asking::default()
+        };
+        assert!(asking.take_question());
+        assert!(asking.take_question());
+        assert!(!asking.take_question(), "a third question in the window");
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(asking.take_question(), "the window moved on");
+        let none = Asking {
+            limit: 0,
+            ..Asking::default()
+        };
+        assert!(!none.take_question());
+    }
+
+    #[tokio::test]
+    async fn a_question_in_flight_is_asked_once_and_releases_its_waiters() {
+        let asking = Arc::new(Asking::default());
+        let a: Key = (PathBuf::from("/a"), GrantAccess::Read);
+        let b: Key = (PathBuf::from("/b"), GrantAccess::Change);
+        let first = Asking::asking(&asking, vec![a.clone(), b.clone()]).unwrap();
+        // Any overlap is refused; another key is not.
+        assert!(Asking::asking(&asking, vec![b.clone()]).is_none());
+        let other = (PathBuf::from("/a"), GrantAccess::Change);
+        let second = Asking::asking(&asking, vec![other.clone()]).unwrap();
+        let mut waiters = asking.awaited(&[a.clone(), other]);
+        assert_eq!(waiters.len(), 2);
+        drop(first);
+        let released = waiters.remove(0).wait_for(|done| *done).await.is_ok();
+        assert!(released);
+        assert!(asking.awaited(&[a.clone(), b]).is_empty());
+        assert!(Asking::asking(&asking, vec![a]).is_some());
+        drop(second);
+    }
+}
