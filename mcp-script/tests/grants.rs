@@ -766,3 +766,38 @@ async fn a_stdio_process_remembers_the_no_on_2026_07_28() {
         assert_eq!(forms(&script).len(), if process { 1 } else { 2 });
     }
 }
+
+#[tokio::test]
+async fn with_the_area_alone_nothing_is_served_until_granted() {
+    let dir = tree();
+    // No ceiling: the area is the operator's limit, the client's roots
+    // serve nothing.
+    let policy = Roots::builder().ask_within([at(dir.path(), "area")]);
+    for version in [ProtocolVersion::V_2025_11_25, MODERN] {
+        let (c, script, _server) = start(
+            dir.path(),
+            SessionRoots::new(policy.clone()),
+            version.clone(),
+            true,
+        )
+        .await;
+        let shared = read(&c, &at(dir.path(), "shared/s.md")).await;
+        assert_eq!(shared, "refused:no_roots", "{version:?}");
+        assert!(script.asked().is_empty());
+        script.pick("grant", "this call");
+        assert_eq!(
+            read(&c, &at(dir.path(), "area/other.md")).await,
+            "other",
+            "{version:?}"
+        );
+        // A new file, granted for changing: created by the call.
+        script.pick("grant", "this call");
+        let new = at(dir.path(), "area/notes/new.md");
+        let wrote = call(&c, "write", json!({ "path": new, "text": "fresh" })).await;
+        assert_eq!(said(&wrote), "written", "{version:?}");
+        let asked = forms(&script);
+        assert!(asked[1].0.contains("change the file") && asked[1].0.contains("(a new file)"));
+        assert_eq!(std::fs::read_to_string(&new).unwrap(), "fresh");
+        std::fs::remove_file(&new).unwrap();
+    }
+}

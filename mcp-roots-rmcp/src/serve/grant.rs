@@ -153,6 +153,10 @@ impl Ask {
     /// root, `read_only`) is left to the work, which meets the same
     /// refusal.
     ///
+    /// The question counts against the call's budget
+    /// ([`limit`](Self::limit), one by default): a body that asks its own
+    /// questions after `need` raises the limit first.
+    ///
     /// # Errors
     ///
     /// What a declared path cannot be asked about for: `hidden`,
