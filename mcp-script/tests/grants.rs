@@ -439,6 +439,18 @@ async fn a_client_without_forms_is_asked_nothing_and_told_to_ask_the_user() {
             "{result:?}"
         );
         assert!(script.asked().is_empty(), "{version:?}");
+        // A missing file of the area: the same answer (no existence oracle).
+        let missing = call(
+            &c,
+            "read",
+            json!({ "path": at(dir.path(), "area/nope.md") }),
+        )
+        .await;
+        assert_eq!(said(&missing), "refused:outside_roots");
+        assert!(
+            text_of(&missing).contains("restart the server"),
+            "{missing:?}"
+        );
         // Past the area: the roots' own refusal, no sentence about asking.
         let past = call(
             &c,
@@ -463,6 +475,11 @@ async fn hidden_and_past_the_area_are_refused_without_a_question() {
             ("area/notes/../key.pem", "refused:hidden"),
             ("outside/x.md", "refused:outside_roots"),
             ("area/../outside/x.md", "refused:outside_roots"),
+            // Missing in the area (its folder too: a new name in an
+            // existing folder may be asked about): the roots' refusal, not
+            // `not_found`.
+            ("area/none/nope.md", "refused:outside_roots"),
+            ("area/notes/none/nope.md", "refused:outside_roots"),
         ] {
             assert_eq!(
                 read(&c, &at(dir.path(), rel)).await,

@@ -160,8 +160,9 @@ impl Ask {
     /// # Errors
     ///
     /// What a declared path cannot be asked about for: `hidden`,
-    /// `read_only`, `not_found`, the roots' own `outside_roots` or
-    /// `no_roots` past the area; `outside_roots` for a client without form
+    /// `read_only`, the roots' own `outside_roots` or `no_roots` past the
+    /// area or for a path missing in it (whether a path of the area
+    /// exists is not told before the user answers); `outside_roots` for a client without form
     /// elicitation (the sentence says to ask the user to share the
     /// folder); `grant_declined` (now or earlier in the session);
     /// `grant_cancelled`; `grant_questions_exhausted` past the session's
@@ -169,8 +170,9 @@ impl Ask {
     /// path changed since it was judged.
     pub async fn need(&mut self, needs: &Needs) -> Result<(), Stop> {
         let mut waits = 0;
+        let forms = self.can_ask_forms();
         loop {
-            let asked = self.to_ask(needs).await?;
+            let (asked, spelled) = self.to_ask(needs, forms).await?;
             if asked.is_empty() {
                 return Ok(());
             }
@@ -208,18 +210,31 @@ impl Ask {
                 },
                 _ => None,
             };
-            return self.ask_grants(asked, flight).await;
+            return self.ask_grants(asked, &spelled, flight).await;
         }
     }
 
-    /// What of `needs` takes a question, judged on this call's roots with
-    /// the grants it has; the refusal of a path that cannot be asked about.
-    async fn to_ask(&self, needs: &Needs) -> Result<Vec<AskAbout>, Stop> {
+    /// What of `needs` takes a question (and those paths as spelled),
+    /// judged on this call's roots with the grants it has; the refusal of
+    /// a path that cannot be asked about. `forms`: whether the client can
+    /// answer a question.
+    ///
+    /// Whether a path of the area exists is not told before the user
+    /// answers (SECURITY.md, "Existence inside the area"): a path that
+    /// `may_ask` finds missing gets the roots' own refusal, or, for a
+    /// client that cannot be asked, the same sentence as an existing one.
+    async fn to_ask(
+        &self,
+        needs: &Needs,
+        forms: bool,
+    ) -> Result<(Vec<AskAbout>, Vec<String>), Stop> {
         let roots = self.call_roots().await?;
         let loaded = roots.load();
         let client = self.client();
         let session_grants = roots.grants();
         let mut asked: Vec<AskAbout> = Vec::new();
+        let mut spelled: Vec<String> = Vec::new();
+        let mut missing: Option<Stop> = None;
         let judged = |snap: &Snapshot<'_>| -> Result<(), Stop> {
             for (path, access) in needs.paths() {
                 let about = match judge(snap, path) {
@@ -251,6 +266,14 @@ impl Ask {
                                 None => crate::values::empty::no_roots(client, snap.set()),
                             });
                         }
+                        Err(err) if matches!(err.reason(), "not_found" | "not_a_regular_file") => {
+                            spelled.push(path.to_owned());
+                            missing.get_or_insert(match refused {
+                                Some(err) => err.into(),
+                                None => crate::values::empty::no_roots(client, snap.set()),
+                            });
+                            continue;
+                        }
                         Err(err) => {
                             tracing::info!(
                                 tool = %escaped(&self.tool),
@@ -261,6 +284,7 @@ impl Ask {
                         }
                     },
                 };
+                spelled.push(path.to_owned());
                 if !asked.contains(&about) {
                     asked.push(about);
                 }
@@ -268,13 +292,18 @@ impl Ask {
             Ok(())
         };
         with_call_grants(&loaded, &self.granted, judged)?;
-        Ok(asked)
+        match missing {
+            Some(_) if !forms => Err(cannot_ask(&spelled)),
+            Some(refused) => Err(refused),
+            None => Ok((asked, spelled)),
+        }
     }
 
     /// Asks the user about `asked` (one form) and makes the grants.
     async fn ask_grants(
         &mut self,
         asked: Vec<AskAbout>,
+        spelled: &[String],
         _flight: Option<InFlight>,
     ) -> Result<(), Stop> {
         if !self.can_ask_forms() {
@@ -283,7 +312,7 @@ impl Ask {
                 paths = asked.len(),
                 "grant not asked: the client cannot answer a form"
             );
-            return Err(cannot_ask(&asked));
+            return Err(cannot_ask(spelled));
         }
         let session = match &self.scope {
             Scope::Session(session) => Some(session.clone()),
@@ -505,14 +534,15 @@ fn declined(asked: &[AskAbout], earlier: bool) -> Stop {
     )
 }
 
-fn cannot_ask(asked: &[AskAbout]) -> Stop {
+fn cannot_ask(spelled: &[String]) -> Stop {
+    let each: Vec<String> = spelled.iter().map(|p| escaped(p)).collect();
     Stop::refused(
         "outside_roots",
         format!(
             "{} is outside the folders shared with this server, and this client cannot be asked \
              for access (it declares no form elicitation); nothing was read or changed. Ask the \
              user to add the folder in the client, or to restart the server with it.",
-            listed(asked)
+            each.join(", ")
         ),
     )
 }
