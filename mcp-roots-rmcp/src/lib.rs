@@ -141,6 +141,57 @@
 //! full or unreachable). A tampered, foreign, expired or replayed state is
 //! refused with `invalid_request_state` before the body runs.
 //!
+//! # Grants by the user's answer
+//!
+//! When the operator names an area the user may be asked about
+//! ([`RootsBuilder::ask_within`](mcp_roots::RootsBuilder::ask_within),
+//! [semantics 15](mcp_roots::semantics)), a tool that declares its paths
+//! before its work ([`Needs`]) gets a question instead of a refusal for a
+//! path outside the shared folders: [`SessionRoots::serve_needing`] (or
+//! [`serve_blocking_needing`](SessionRoots::serve_blocking_needing), or
+//! [`Ask::need`] inside [`serve_with`](SessionRoots::serve_with)) asks once
+//! for all of the call's such paths, in one flat form (the tool, each
+//! physical path, read or change; "this call", "this session" or "no"), and
+//! runs the work with what the user granted:
+//!
+//! ```no_run
+//! # use mcp_roots_rmcp::{Needs, Parameters, SessionRoots};
+//! # use rmcp::handler::server::router::tool::ToolRouter;
+//! # use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
+//! # use rmcp::{tool, tool_router};
+//! # #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! # struct CopyArgs { from: String, to: String }
+//! # #[derive(Clone)]
+//! # struct Server { roots: SessionRoots, tool_router: ToolRouter<Server> }
+//! # #[tool_router]
+//! # impl Server {
+//! // The policy: `Roots::builder().ceiling([home]).ask_within([home])`.
+//! #[tool(description = "Copy a file")]
+//! async fn copy_file(&self, Parameters(call, args): Parameters<CopyArgs>) -> CallToolResponse {
+//!     let needs = Needs::new().read(&args.from).change(&args.to);
+//!     self.roots
+//!         .serve_blocking_needing(call, needs, move |snap| {
+//!             let bytes = snap.copy(&args.from, &args.to)?;
+//!             Ok(CallToolResult::success(vec![ContentBlock::text(format!("{bytes} bytes"))]))
+//!         })
+//!         .await
+//! }
+//! # }
+//! # fn main() {}
+//! ```
+//!
+//! Hidden paths, paths past the area and changes a rule keeps read-only are
+//! refused before any question; a "no" is remembered for the session by
+//! physical path and access (`grant_declined`); questions are limited per
+//! session ([`SessionRoots::with_grant_questions`], default
+//! [`GRANT_QUESTIONS`] per [`GRANT_QUESTION_WINDOW`]); concurrent calls
+//! that need the same grant ask once. A client without forms is asked
+//! nothing (`outside_roots`, with a sentence telling the model to ask the
+//! user to share the folder). On 2026-07-28 the question is an input
+//! request bound to its digest, and only "this call" is offered (no
+//! session). The log records every question, answer and grant (path,
+//! access, scope) at `info`, never contents.
+//!
 //! # Several instances
 //!
 //! Behind a load balancer each round may reach another instance. They
@@ -180,7 +231,9 @@
 //! - [`SessionRoots`]: one session's roots, synchronised with the client
 //!   (`roots/list` after `initialize`, again on `list_changed`);
 //!   [`serve`](SessionRoots::serve) and [`serve_with`](SessionRoots::serve_with)
-//!   for tools; [`serve_resource`](SessionRoots::serve_resource) with a
+//!   for tools; [`serve_needing`](SessionRoots::serve_needing) for tools
+//!   that declare their paths ([`Needs`]) and may ask the user for a grant;
+//!   [`serve_resource`](SessionRoots::serve_resource) with a
 //!   [`ResourceRead`] for `resources/read` (the same roots, the same
 //!   rounds on 2026-07-28, refusals as `-32602` errors carrying the URI);
 //!   [`run`](SessionRoots::run) for file work on the session
@@ -249,7 +302,9 @@ pub use rounds::{
     KeyRing, Rounds, STATE_KEYS_ENV, Store, StoreError,
 };
 pub use serve::ask::{Ask, Visited};
+pub use session::asking::{GRANT_QUESTION_WINDOW, GRANT_QUESTIONS};
 pub use session::input_required::{ROOTS_INPUT, ask_roots, form_outcome, form_request};
 pub use session::roots::{DEFAULT_FIRST_ANSWER_WAIT, DEFAULT_LIST_TIMEOUT, SessionRoots};
 pub use values::denial::tool_error;
+pub use values::needs::Needs;
 pub use values::stop::Stop;

@@ -80,6 +80,7 @@ struct Script {
     roots: Mutex<Vec<(String, Option<String>)>>,
     delays: Mutex<VecDeque<Duration>>,
     answers: Mutex<VecDeque<Answer>>,
+    form_delay: Mutex<Duration>,
     urls: Mutex<VecDeque<UrlAnswer>>,
     browsers: Mutex<Vec<JoinHandle<()>>>,
     completed: Mutex<Vec<String>>,
@@ -163,6 +164,11 @@ impl ScriptedClient {
     /// list is taken when the request arrives, answered after `delay`).
     pub fn delay_roots_answer(&self, delay: Duration) {
         lock(&self.script.delays).push_back(delay);
+    }
+
+    /// The scripted user takes `delay` before answering each form.
+    pub fn delay_forms(&self, delay: Duration) {
+        *lock(&self.script.form_delay) = delay;
     }
 
     /// Queues the scripted user's answer to the next form.
@@ -352,6 +358,10 @@ impl ClientHandler for ScriptedClient {
         };
         let scripted = lock(&self.script.answers).pop_front();
         let answer = scripted.map_or_else(cancel, |a| a.to_result(&schema));
+        let delay = *lock(&self.script.form_delay);
+        if !delay.is_zero() {
+            tokio::time::sleep(delay).await;
+        }
         let event = Event::Form {
             message,
             schema,

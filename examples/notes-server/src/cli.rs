@@ -58,6 +58,16 @@ pub struct ServeArgs {
     /// given as /private/tmp refuses a client root /tmp/notes).
     #[arg(long, value_name = "DIR", value_parser = ceiling_dir)]
     pub ceiling: Vec<String>,
+    /// Let the user grant one note or folder beneath DIR (repeatable) by
+    /// answering a question, when the model names a path outside the
+    /// shared folders (notes_read and notes_write by path): for this call,
+    /// for the session, or no. DIR must be an absolute path to an existing
+    /// directory, inside a --ceiling directory when there is one (outside
+    /// it, it grants nothing). Without --ceiling, only what the user grants
+    /// is served. Hidden and read-only patterns still apply; a client
+    /// without forms is asked nothing.
+    #[arg(long, value_name = "DIR", value_parser = ceiling_dir)]
+    pub ask_within: Vec<String>,
     /// Grant the ceiling to a client that shares no folder and has not
     /// shared one in this session: one that does not declare the roots
     /// capability, or answers only empty root lists so far (an editor with
@@ -295,8 +305,12 @@ mod tests {
             "--hide=**/.git/",
             "--read-only-pattern",
             "/vendor/",
+            "--ask-within",
+            dir,
+            &format!("--ask-within={dir}"),
         ])
         .unwrap();
+        assert_eq!(cli.serve.ask_within, [dir, dir]);
         assert_eq!(
             cli.serve.hidden().iter().collect::<Vec<_>>(),
             [".env", "**/.git/"]
@@ -343,6 +357,12 @@ mod tests {
             ),
             (vec!["--ceiling", &file], "--ceiling", "not a directory"),
             (vec!["--ceiling", "notes"], "--ceiling", "absolute"),
+            (vec!["--ask-within", "notes"], "--ask-within", "absolute"),
+            (
+                vec!["--ask-within", &file],
+                "--ask-within",
+                "not a directory",
+            ),
             (vec!["--http", "0.0.0.0:80"], "--http", "loopback"),
             (vec!["--http=nonsense"], "--http", "IP:PORT"),
             (vec!["--roots-wait=-1"], "--roots-wait", "non-negative"),

@@ -44,6 +44,10 @@ pub enum Launch {
     /// is a new Streamable HTTP session of it (a server of its own inside
     /// that process). Each connection keeps the process alive.
     Http(HttpServer),
+    /// A new [`NotesServer`] in this process with this policy, over an
+    /// in-memory pipe (what [`asking_within`](Self::asking_within) makes
+    /// of [`InProcess`](Self::InProcess)).
+    InProcessWith(Box<RootsBuilder>),
 }
 
 impl Launch {
@@ -61,6 +65,7 @@ impl Launch {
     pub fn with_args<'a>(&self, args: impl IntoIterator<Item = &'a str>) -> Self {
         match self {
             Self::InProcess => Self::InProcess,
+            Self::InProcessWith(policy) => Self::InProcessWith(policy.clone()),
             Self::Http(server) => Self::Http(server.clone()),
             Self::Binary { program, args: own } => Self::Binary {
                 program: program.clone(),
@@ -73,10 +78,35 @@ impl Launch {
         }
     }
 
+    /// The same launch with a server whose operator lets the user grant
+    /// what lies beneath `area` by answering a question, under the ceiling
+    /// `ceiling` (`--ceiling CEILING --ask-within AREA`): in process, that
+    /// policy; a binary, the arguments added; over HTTP, a second
+    /// `notes-server --http` process started with them.
+    ///
+    /// # Errors
+    ///
+    /// The second HTTP server does not start.
+    pub async fn asking_within(&self, ceiling: &str, area: &str) -> Result<Self, BoxError> {
+        Ok(match self {
+            Self::InProcess | Self::InProcessWith(_) => {
+                let policy = RootsBuilder::default()
+                    .ceiling([ceiling])
+                    .ask_within([area]);
+                Self::InProcessWith(Box::new(policy))
+            }
+            Self::Binary { .. } => self.with_args(["--ask-within", area]),
+            Self::Http(server) => {
+                let args = ["--ceiling", ceiling, "--ask-within", area].map(str::to_owned);
+                Self::Http(HttpServer::start(&server.inner.program, &args).await?)
+            }
+        })
+    }
+
     /// What a transcript calls it.
     pub fn describe(&self) -> &'static str {
         match self {
-            Self::InProcess => "in one process (an in-memory pipe)",
+            Self::InProcess | Self::InProcessWith(_) => "in one process (an in-memory pipe)",
             Self::Binary { .. } => "the notes-server binary as a child process, over stdio",
             Self::Http(_) => {
                 "one notes-server --http process, over Streamable HTTP (a session per client)"
@@ -93,6 +123,10 @@ impl Launch {
     pub async fn connect(&self, script: ScriptedClient) -> Result<Connection, BoxError> {
         match self {
             Self::InProcess => Connection::in_process(server(), script).await,
+            Self::InProcessWith(policy) => {
+                let server = NotesServer::new((**policy).clone());
+                Connection::in_process(server, script).await
+            }
             Self::Binary { program, args } => {
                 Connection::spawn(program, args, script, ClientLifecycleMode::Initialize).await
             }
@@ -113,6 +147,10 @@ impl Launch {
     pub async fn connect_modern(&self, script: ScriptedClient) -> Result<Connection, BoxError> {
         match self {
             Self::InProcess => Connection::in_process_modern(server(), script).await,
+            Self::InProcessWith(policy) => {
+                let server = NotesServer::new((**policy).clone());
+                Connection::in_process_modern(server, script).await
+            }
             Self::Binary { program, args } => {
                 Connection::spawn(program, args, script, modern_lifecycle()).await
             }
@@ -143,6 +181,7 @@ pub struct HttpServer {
 
 #[derive(Debug)]
 struct Running {
+    program: PathBuf,
     url: String,
     addr: SocketAddr,
     pid: u32,
@@ -230,6 +269,7 @@ impl HttpServer {
         });
         Ok(Self {
             inner: Arc::new(Running {
+                program: program.to_path_buf(),
                 url,
                 addr,
                 pid,

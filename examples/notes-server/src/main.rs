@@ -3,7 +3,7 @@
 //! process, each with a server of its own).
 //!
 //! ```text
-//! notes-server [--ceiling DIR]... [--ceiling-without-roots] [--read-only]
+//! notes-server [--ceiling DIR]... [--ask-within DIR]... [--ceiling-without-roots] [--read-only]
 //!              [--roots-wait SECONDS] [--http IP:PORT [--session-idle SECONDS]]
 //!              [--state redis://HOST:PORT] [--state-key-file PATH] [--url-wait SECONDS]
 //!              [--setup-listen IP:PORT [--setup-url URL]]
@@ -147,6 +147,10 @@ fn policy(args: &ServeArgs) -> RootsBuilder {
     if !args.ceiling.is_empty() {
         tracing::info!(ceiling = ?args.ceiling, "every client root is bounded by the ceiling");
         policy = policy.ceiling(args.ceiling.iter().cloned());
+    }
+    if !args.ask_within.is_empty() {
+        tracing::info!(area = ?args.ask_within, "the user may be asked for access beneath these folders");
+        policy = policy.ask_within(args.ask_within.iter().cloned());
     }
     policy
 }

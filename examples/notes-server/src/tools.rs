@@ -25,7 +25,7 @@
 //! exists and the other two say `unknown_handle`.
 
 use mcp_roots::{ErrorKind, Snapshot, TrackedFile};
-use mcp_roots_rmcp::{Ask, Parameters, Stop, ToolCall};
+use mcp_roots_rmcp::{Ask, Needs, Parameters, Stop, ToolCall};
 use rmcp::model::{CallToolResponse, CallToolResult};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
@@ -111,7 +111,7 @@ impl NotesServer {
     )]
     async fn notes_read(&self, Parameters(call, args): Parameters<ReadArgs>) -> CallToolResponse {
         let held = self.held.clone();
-        let body = |ask: Ask| async move {
+        let body = |mut ask: Ask| async move {
             let given = [
                 args.path.is_some(),
                 args.title.is_some(),
@@ -123,6 +123,10 @@ impl NotesServer {
             }
             if let Some(id) = args.handle {
                 return read_held(&ask, held, id).await;
+            }
+            if let Some(path) = &args.path {
+                // Outside the shared folders, beneath --ask-within: ask.
+                ask.need(&Needs::new().read(path)).await?;
             }
             let (path, title) = (args.path, args.title);
             let (_, read) = ask
@@ -197,6 +201,8 @@ impl NotesServer {
     )]
     async fn notes_write(&self, Parameters(call, args): Parameters<WriteArgs>) -> CallToolResponse {
         let WriteArgs { path, content } = args;
+        // Outside the shared folders, beneath --ask-within: ask first.
+        let needs = Needs::new().change(path.clone());
         let settings = self.preferences_of(&call).get();
         let work = move |snap: &Snapshot<'_>| {
             let templated = settings.template.is_some();
@@ -211,7 +217,7 @@ impl NotesServer {
             let structured = json!({ "uri": uri, "outcome": outcome, "template": templated });
             Ok(done(format!("{did} the note {uri}{how}"), structured))
         };
-        self.roots.serve(call, work).await
+        self.roots.serve_needing(call, needs, work).await
     }
 
     /// Deletes a note by title, asking the user which one among several.

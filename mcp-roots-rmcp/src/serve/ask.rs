@@ -14,7 +14,7 @@
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use mcp_roots::{Roots, Snapshot};
+use mcp_roots::{AskAbout, Roots, Snapshot};
 use rmcp::model::{
     ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest,
     InputResponses,
@@ -29,6 +29,7 @@ use crate::call::{revision::Revision, tool_call::ToolCall};
 use crate::elicit::elicitor::{ElicitError, Elicitor, Form, Outcome};
 use crate::rounds::hex;
 use crate::rounds::{FlowStatus, Pending, Progress, Recorded, Rounds, StoreError};
+use crate::session::asking::Asking;
 use crate::session::roots::SessionRoots;
 use crate::values::empty::Client;
 use crate::values::stop::Stop;
@@ -55,11 +56,18 @@ pub struct Ask {
     remembered: Option<Client>,
     /// The process is its client's session (a request's files may be kept).
     process: bool,
-    scope: Scope,
-    mode: Mode,
+    pub(crate) scope: Scope,
+    pub(crate) mode: Mode,
     budget: usize,
     asked: usize,
     pub(crate) log: Arc<Mutex<Log>>,
+    /// The tool called (named in a grant question).
+    pub(crate) tool: String,
+    /// What the user granted for this call ([`Ask::need`]): every file
+    /// work of the call runs with them.
+    pub(crate) granted: Vec<AskAbout>,
+    /// The session's memory of grant questions, when there is a session.
+    pub(crate) asking: Option<Arc<Asking>>,
 }
 
 impl std::fmt::Debug for Ask {
@@ -142,13 +150,36 @@ pub(crate) enum Waiting {
 /// why, before any work sees it.
 pub(crate) fn guarded<T>(
     client: Client,
+    granted: &[AskAbout],
     snap: &Snapshot<'_>,
     work: impl FnOnce(&Snapshot<'_>) -> Result<T, Stop>,
 ) -> Result<T, Stop> {
+    if !granted.is_empty() {
+        // The call's grants: a snapshot of its own, never installed.
+        return with_call_grants(snap, granted, |own| guarded(client, &[], own, work));
+    }
     if snap.set().is_empty() {
         return Err(crate::values::empty::no_roots(client, snap.set()));
     }
     work(snap)
+}
+
+/// Runs `f` on `snap` with the call's grants added (a snapshot of its
+/// own, never installed; each grant judged again).
+pub(crate) fn with_call_grants<T>(
+    snap: &Snapshot<'_>,
+    granted: &[AskAbout],
+    f: impl FnOnce(&Snapshot<'_>) -> Result<T, Stop>,
+) -> Result<T, Stop> {
+    let Some((first, rest)) = granted.split_first() else {
+        return f(snap);
+    };
+    let mut own = snap.with_grant(first)?;
+    for about in rest {
+        let next = own.with_grant(about)?;
+        own = next;
+    }
+    f(&own)
 }
 
 /// The `inputRequests` key of the `index`-th question.
@@ -168,7 +199,17 @@ impl Ask {
             budget: 1,
             asked: 0,
             log: Arc::default(),
+            tool: String::new(),
+            granted: Vec::new(),
+            asking: None,
         }
+    }
+
+    /// The call's tool, and the session's memory of grant questions.
+    pub(crate) fn for_tool(mut self, tool: &str, asking: Option<Arc<Asking>>) -> Self {
+        self.tool = tool.to_owned();
+        self.asking = asking;
+        self
     }
 
     /// A request in a process that is its client's session (`process`),
@@ -221,7 +262,8 @@ impl Ask {
         // The glue's blocking work returns the library's `Error`: the
         // body's `Stop` rides inside.
         let client = self.client();
-        let work = move |snap: &Snapshot<'_>| Ok(guarded(client, snap, work));
+        let granted = self.granted.clone();
+        let work = move |snap: &Snapshot<'_>| Ok(guarded(client, &granted, snap, work));
         let done = match &self.scope {
             Scope::Session(session) => session.run(work).await,
             Scope::Request(Some(roots)) => run_blocking(roots, work).await,
@@ -243,20 +285,35 @@ impl Ask {
     where
         F: FnOnce(&Snapshot<'_>) -> Result<T, Stop>,
     {
-        let roots = match &self.scope {
+        let roots = self.call_roots().await?;
+        let client = self.client();
+        inline(|| guarded(client, &self.granted, &roots.load(), work))?
+    }
+
+    /// This call's roots, once they are there (the session's after its
+    /// first answer; on 2026-07-28 a round without them stops to ask).
+    pub(crate) async fn call_roots(&self) -> Result<&Roots, Stop> {
+        match &self.scope {
             Scope::Session(session) => {
                 session.ready().await?;
-                session.roots()
+                Ok(session.roots())
             }
-            Scope::Request(Some(roots)) => roots,
-            Scope::Request(None) => return Err(self.need_roots()),
-        };
-        let client = self.client();
-        inline(|| guarded(client, &roots.load(), work))?
+            Scope::Request(Some(roots)) => Ok(roots),
+            Scope::Request(None) => Err(self.need_roots()),
+        }
+    }
+
+    /// Whether the client can answer a form on this call.
+    pub(crate) fn can_ask_forms(&mut self) -> bool {
+        match &mut self.mode {
+            Mode::Session(_) if self.revision == Revision::SessionWithoutElicitation => false,
+            Mode::Session(questions) => questions.elicitor().supports_forms(),
+            Mode::Rounds(replay) => replay.forms,
+        }
     }
 
     /// Whose roots this call has, for a refusal that says why none serve.
-    fn client(&self) -> Client {
+    pub(crate) fn client(&self) -> Client {
         if let Some(client) = self.remembered {
             return client;
         }

@@ -97,7 +97,7 @@ impl SessionRoots {
                     } else {
                         Client::Undeclared
                     };
-                    let run = self.run(move |snap| Ok(guarded(client, snap, work)));
+                    let run = self.run(move |snap| Ok(guarded(client, &[], snap, work)));
                     run.await.map_err(Stop::from).and_then(|done| done)
                 }
             };
@@ -165,7 +165,10 @@ impl SessionRoots {
         // Held until the work is done: the read's roots stay its own while
         // it runs (the process's memory, when there is one).
         let _ticket = call.ticket;
-        let done = run_blocking(&call.roots, move |snap| Ok(guarded(client, snap, work))).await;
+        let done = run_blocking(&call.roots, move |snap| {
+            Ok(guarded(client, &[], snap, work))
+        })
+        .await;
         Round::Done(done.map_err(Stop::from).and_then(|done| done))
     }
 }

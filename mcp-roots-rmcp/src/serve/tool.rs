@@ -142,6 +142,7 @@ impl SessionRoots {
                     // A form may stay open as long as a sealed state lives
                     // on 2026-07-28.
                     let declared = call.declares_roots();
+                    let tool = call.tool.to_string();
                     let questions = Questions {
                         call,
                         timeout: self.rounds().ttl(),
@@ -152,7 +153,8 @@ impl SessionRoots {
                         declared,
                         Scope::Session(self.clone()),
                         Mode::Session(Box::new(questions)),
-                    );
+                    )
+                    .for_tool(&tool, Some(self.asking().clone()));
                     match body(ask).await {
                         Ok(result) => result.into(),
                         Err(stop) => finish(stop),
@@ -220,7 +222,11 @@ impl SessionRoots {
             Scope::Request(scope),
             Mode::Rounds(replay),
         )
-        .remembered(self.is_process_session(), client);
+        .remembered(self.is_process_session(), client)
+        .for_tool(
+            &call.tool,
+            self.is_process_session().then(|| self.asking().clone()),
+        );
         let log = ask.log.clone();
         let outcome = body(ask).await;
         let (answers, waiting) = {

@@ -10,6 +10,7 @@ use tokio::sync::{Mutex, watch};
 
 use crate::call::blocking::{blocking, run_blocking};
 use crate::rounds::Rounds;
+use crate::session::asking::Asking;
 use crate::session::list;
 use crate::session::process::Memory;
 use crate::values::answer::Answer;
@@ -82,6 +83,25 @@ struct Inner {
     /// The memory of the process's one client, when the process is the
     /// session ([`SessionRoots::with_process_session`]).
     process: Option<Arc<Memory>>,
+    /// The grant questions asked in this session.
+    asking: Arc<Asking>,
+}
+
+impl Drop for Inner {
+    /// The session's grants end with it: their tracked files are revoked
+    /// (`scope_lost`), as a removed root's are.
+    fn drop(&mut self) {
+        for (id, about) in self.roots.grants() {
+            let report = self.roots.end_grant(id);
+            tracing::info!(
+                grant = id.get(),
+                path = %crate::values::answer::escaped(&about.path().to_string_lossy()),
+                access = about.access().as_str(),
+                revoked = report.revoked().len(),
+                "grant ended with the session"
+            );
+        }
+    }
 }
 
 impl SessionRoots {
@@ -101,6 +121,7 @@ impl SessionRoots {
                 rounds: Rounds::global(),
                 initialized: std::sync::atomic::AtomicBool::new(false),
                 process: None,
+                asking: Arc::default(),
             }),
         }
     }
@@ -179,6 +200,31 @@ impl SessionRoots {
             .expect("declare the process's session before sharing the session");
         inner.process = Some(Arc::default());
         self
+    }
+
+    /// Allows at most `questions` grant questions per `window` in this
+    /// session (default [`GRANT_QUESTIONS`](crate::GRANT_QUESTIONS) per
+    /// [`GRANT_QUESTION_WINDOW`](crate::GRANT_QUESTION_WINDOW):
+    /// ten in ten minutes); one more is refused with
+    /// `grant_questions_exhausted` and asks nothing (see
+    /// [`serve_needing`](Self::serve_needing)). Call before the session
+    /// starts.
+    ///
+    /// # Panics
+    ///
+    /// If the session is already shared (cloned).
+    pub fn with_grant_questions(mut self, questions: usize, window: Duration) -> Self {
+        let inner = Arc::get_mut(&mut self.inner)
+            .expect("set the grant questions before sharing the session");
+        let asking = Arc::get_mut(&mut inner.asking).expect("not shared yet");
+        asking.limit = questions;
+        asking.window = window;
+        self
+    }
+
+    /// What this session remembers of its grant questions.
+    pub(crate) fn asking(&self) -> &Arc<Asking> {
+        &self.inner.asking
     }
 
     /// Whether this process is its client's session (see

@@ -10,5 +10,6 @@ pub(crate) mod denial;
 pub(crate) mod empty;
 pub(crate) mod format;
 pub(crate) mod legacy;
+pub(crate) mod needs;
 pub(crate) mod stop;
 pub(crate) mod validate;

@@ -1,8 +1,9 @@
 //! The scripted demo: a notes tree in a temporary directory, a scripted
-//! client, and nine scenes printed as a transcript: six on roots and forms
+//! client, and ten scenes printed as a transcript: six on roots and forms
 //! (`scenes`), three on the protocol frontier (`frontier`: URL-mode setup
 //! with a scripted browser, clients that cannot take a URL, the 2026-07-28
-//! revision). Every scene checks itself with what a client sees and what is
+//! revision), and a note outside the shared folders granted by the user's
+//! answer (`grant`). Every scene checks itself with what a client sees and what is
 //! on disk, never with the server's insides, so the same scenes run against
 //! a server in this process ([`run`], the README's first command), against
 //! the built binary over stdio and against one `notes-server --http`
@@ -10,6 +11,7 @@
 //! The result is `true` only if all checks passed.
 
 mod frontier;
+mod grant;
 mod scenes;
 
 use std::path::Path;
@@ -51,6 +53,11 @@ const TREE: &[(&str, &str)] = &[
     ),
     ("Journal/today.md", "# Journal\n\nWrote a demo.\n"),
     ("Secret/passwords.md", "# Secrets\n\nhunter2\n"),
+    (
+        "Inbox/letter.md",
+        "# Letter\n\nDear notes server, please file me.\n",
+    ),
+    ("Inbox/todo.md", "# To do\n\nAnswer the letter.\n"),
 ];
 
 /// Plays every scene against a server in this process and prints the
@@ -79,6 +86,7 @@ pub async fn run_with(launch: Launch) -> bool {
     frontier::url_setup(&mut demo).await;
     frontier::url_guard(&mut demo).await;
     frontier::modern(&mut demo).await;
+    grant::ask_for_a_note(&mut demo).await;
     demo.finish(started).await
 }
 
@@ -351,6 +359,11 @@ impl Demo {
     }
 
     /// The events of the last call.
+    /// Where this demo's sessions run.
+    pub(crate) fn launch(&self) -> &Launch {
+        &self.launch
+    }
+
     pub(crate) fn events(&self) -> &[Event] {
         &self.events
     }
