@@ -481,6 +481,31 @@ fn a_call_grant_is_never_installed() {
     assert_eq!(Error::from_io(&err).unwrap().kind(), ErrorKind::ScopeLost);
 }
 
+/// A file opened through a grant for one call knows where it is (its root
+/// is in the call's set, never installed), for a directory grant and a
+/// file grant alike, until the roots change and revoke it.
+#[test]
+fn a_file_opened_through_a_call_grant_knows_its_path() {
+    let tmp = tree();
+    let t = tmp.path();
+    let roots = policy(t).build();
+    for (granted, file, rel) in [
+        ("area/proj", "area/proj/a.md", "a.md"),
+        ("area/other/b.md", "area/other/b.md", "b.md"),
+    ] {
+        let snapshot = roots.load();
+        let about = snapshot.may_ask(&p(t, granted), GrantAccess::Read).unwrap();
+        let call = snapshot.with_grant(&about).unwrap();
+        let held = call.open(&p(t, file)).unwrap();
+        let path = held.path().unwrap();
+        assert_eq!(path.rel(), rel, "{granted}");
+        assert_eq!(held.root(), path.root());
+        // A new set installed: the call's files are revoked.
+        roots.replace_uris(Vec::<String>::new());
+        assert_eq!(kind(held.path()), ErrorKind::ScopeLost, "{granted}");
+    }
+}
+
 #[test]
 fn a_granted_file_renamed_away_on_disk_is_revoked() {
     let tmp = tree();

@@ -228,6 +228,7 @@ impl<'r> Snapshot<'r> {
             roots: self.roots,
             installed: Arc::new(self.installed.with_root(root)),
             changes: self.changes,
+            call_grants: true,
         })
     }
 }

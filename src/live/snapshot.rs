@@ -73,6 +73,10 @@ pub struct Snapshot<'r> {
     pub(crate) roots: &'r Roots,
     pub(crate) installed: Arc<Installed>,
     pub(crate) changes: Seen,
+    /// Whether `installed` holds grants for one call
+    /// ([`with_grant`](Snapshot::with_grant)): a set never installed, which
+    /// the files opened through it keep to find their root.
+    pub(crate) call_grants: bool,
 }
 
 impl Snapshot<'_> {
@@ -170,7 +174,10 @@ impl Snapshot<'_> {
                 return Err(Error::new(revoked.reason, op, selected.input));
             }
         }
-        Ok(TrackedFile::new(handle, inner.clone()))
+        // A file opened under a grant for one call keeps that call's set:
+        // its root is in no installed set.
+        let call_set = self.call_grants.then(|| self.installed.clone());
+        Ok(TrackedFile::new(handle, inner.clone(), call_set))
     }
 }
 
@@ -463,6 +470,7 @@ impl Roots {
             roots: self,
             installed: inner.current.load_full(),
             changes,
+            call_grants: false,
         }
     }
 }

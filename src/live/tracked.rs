@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::error::{Error, ErrorKind, Operation};
 use crate::live::lock;
-use crate::live::roots::Inner;
+use crate::live::roots::{Inner, Installed};
 use crate::ops;
 use crate::root::RootId;
 use crate::root::ScopedPath;
@@ -76,11 +76,23 @@ impl HandleInner {
 pub struct TrackedFile {
     handle: Arc<HandleInner>,
     roots: Arc<Inner>,
+    /// The set of the call whose grant the file was opened through
+    /// ([`Snapshot::with_grant`](crate::Snapshot::with_grant)), where its
+    /// root is found: that set is never installed.
+    call_set: Option<Arc<Installed>>,
 }
 
 impl TrackedFile {
-    pub(crate) fn new(handle: Arc<HandleInner>, roots: Arc<Inner>) -> Self {
-        Self { handle, roots }
+    pub(crate) fn new(
+        handle: Arc<HandleInner>,
+        roots: Arc<Inner>,
+        call_set: Option<Arc<Installed>>,
+    ) -> Self {
+        Self {
+            handle,
+            roots,
+            call_set,
+        }
     }
 
     /// The root the file lies beneath, as of the last check.
@@ -120,7 +132,12 @@ impl TrackedFile {
         let state = self.handle.lock();
         let file = self.open_file(&state, op)?;
         let installed = self.roots.installed();
-        let Some(root) = installed.set().root_by_id(state.root) else {
+        let root = installed.set().root_by_id(state.root).or_else(|| {
+            self.call_set
+                .as_ref()
+                .and_then(|set| set.set().root_by_id(state.root))
+        });
+        let Some(root) = root else {
             return Err(self.error(ErrorKind::ScopeLost, op));
         };
         // A deleted file keeps a descriptor path ending in " (deleted)",
