@@ -240,7 +240,6 @@ mod tests {
             "*.log".to_owned(),
             "**/build/**".to_owned(),
             "deep".to_owned(),
-            "*/**".to_owned(),
         ]);
         // (path, is a directory, excluded)
         for (rel, is_dir, want) in [
@@ -258,11 +257,18 @@ mod tests {
             ("x/build", false, false),
             ("x/build/out.o", false, true),
             ("build", true, true),
-            // `*/**`: every directory at the top, never a file there.
-            ("top", true, true),
-            ("index.js", false, false),
         ] {
             assert_eq!(ex.excludes(rel, is_dir), want, "{rel:?} dir={is_dir}");
+        }
+        // `*/**`: every directory at the top and all beneath, never a
+        // file at the top.
+        let top = Exclusions::new(&["*/**".to_owned()]);
+        for (rel, is_dir, want) in [
+            ("top", true, true),
+            ("top/x", false, true),
+            ("index.js", false, false),
+        ] {
+            assert_eq!(top.excludes(rel, is_dir), want, "{rel:?} dir={is_dir}");
         }
         let none = Exclusions::new(&[]);
         assert!(!none.excludes("a", true));
