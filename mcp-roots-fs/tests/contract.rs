@@ -216,7 +216,7 @@ async fn a_search_names_the_directories_it_could_not_read() {
     let root = tree.at("");
     let root = root.trim_end_matches('/');
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(tree.at("a"), std::fs::Permissions::from_mode(0)).unwrap();
+    std::fs::set_permissions(tree.at("a"), std::fs::Permissions::from_mode(0o000)).unwrap();
     if std::fs::read_dir(tree.at("a")).is_ok() {
         eprintln!("skipped: permissions do not stop this user (root) reading a directory");
         return;
@@ -380,4 +380,96 @@ fn no_directory_warns_at_start() {
     let tree = Tree::new(&[("a/", "")]);
     let out = run(&[&tree.at("a")]);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("Warning: no directory given"));
+}
+
+#[tokio::test]
+async fn edits_as_2_3_0_and_refusals_name_the_whole_path() {
+    let tree = Tree::new(&[
+        ("crlf.txt", "one\r\ntwo\r\nthree\r\n"),
+        ("lf.txt", "a\nb\nc\n"),
+        ("sub/", ""),
+    ]);
+    let script = ScriptedClient::new(false, false);
+    let conn = start(&tree.arg(), &script).await;
+    let edit = |path: String, old: &str, new: &str| json!({ "path": path, "edits": [{ "oldText": old, "newText": new }] });
+    // (file, oldText, newText, the file after)
+    for (file, old, new, after) in [
+        ("crlf.txt", "two", "2", "one\r\n2\r\nthree\r\n"),
+        ("lf.txt", "  b\n", "B", "a\nBc\n"),
+        ("lf.txt", "Bc", "x\ny", "a\nx\ny\n"),
+    ] {
+        let got = call(&conn.client, "edit_file", edit(tree.at(file), old, new)).await;
+        assert!(!failed(&got), "{file}: {got:?}");
+        assert_eq!(
+            std::fs::read_to_string(tree.at(file)).unwrap(),
+            after,
+            "{file}"
+        );
+    }
+    let got = call(
+        &conn.client,
+        "edit_file",
+        edit(tree.at("crlf.txt"), "thre3", "x"),
+    )
+    .await;
+    let text = text_of(&got);
+    assert!(failed(&got), "{got:?}");
+    assert!(
+        text.starts_with("Could not find exact match for edit 1 of 1."),
+        "{text}"
+    );
+    assert!(text.contains("3: three"), "{text}");
+    assert!(text.contains("oldText: \"thre3\""), "{text}");
+    // Every refusal names the whole path; a read of a missing file says
+    // how to make one.
+    let root = tree.at("");
+    let root = root.trim_end_matches('/');
+    for (tool, args, whole, hint) in [
+        (
+            "read_text_file",
+            json!({ "path": tree.at("nope.py") }),
+            tree.at("nope.py"),
+            true,
+        ),
+        (
+            "read_text_file",
+            json!({ "path": "nope.py" }),
+            format!("{root}/nope.py"),
+            true,
+        ),
+        (
+            "read_media_file",
+            json!({ "path": tree.at("sub/nope.png") }),
+            tree.at("sub/nope.png"),
+            true,
+        ),
+        (
+            "edit_file",
+            edit(tree.at("sub/nope.py"), "a", "b"),
+            tree.at("sub/nope.py"),
+            true,
+        ),
+        (
+            "write_file",
+            json!({ "path": tree.at("missing/x.txt"), "content": "x" }),
+            tree.at("missing/x.txt"),
+            false,
+        ),
+        (
+            "get_file_info",
+            json!({ "path": tree.at("sub/gone") }),
+            tree.at("sub/gone"),
+            false,
+        ),
+    ] {
+        let got = call(&conn.client, tool, args).await;
+        let text = text_of(&got);
+        assert!(failed(&got), "{tool}: {text}");
+        assert!(
+            text.contains(&format!("\"{whole}\" does not exist")),
+            "{tool}: {text}"
+        );
+        assert_eq!(text.contains("use write_file"), hint, "{tool}: {text}");
+    }
+    assert!(conn.close().await);
 }

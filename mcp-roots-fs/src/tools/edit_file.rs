@@ -19,7 +19,7 @@ use mcp_roots_rmcp::{Outcome, Stop, ToolCall};
 use rmcp::model::CallToolResponse;
 
 use crate::context::Context;
-use crate::original::paths::target;
+use crate::original::paths::{read_refusal, target};
 use crate::original::reply;
 use crate::tools::args::EditFile;
 use crate::tools::bounded::{Instead, read_whole, text_fits, too_large};
@@ -68,8 +68,15 @@ pub(crate) fn plan(
     path: &str,
     edits: &[(String, String)],
 ) -> Result<(ScopedPath, String, String), Stop> {
-    let scoped = snap.resolve(target(snap, path).as_str())?;
-    let bytes = read_whole(snap.open(&scoped)?, max_answer, path, Instead::SmallerFile)?;
+    let spelled = target(snap, path);
+    let refusal = |err| read_refusal(err, &spelled);
+    let scoped = snap.resolve(spelled.as_str()).map_err(refusal)?;
+    let bytes = read_whole(
+        snap.open(&scoped).map_err(refusal)?,
+        max_answer,
+        path,
+        Instead::SmallerFile,
+    )?;
     let raw = String::from_utf8_lossy(&bytes);
     let old = raw.replace("\r\n", "\n");
     let new = apply::apply(&old, edits).map_err(failed)?;

@@ -11,7 +11,7 @@ use mcp_roots::Snapshot;
 use mcp_roots_rmcp::Stop;
 use rmcp::model::CallToolResult;
 
-use crate::original::paths::target;
+use crate::original::paths::{read_refusal, target};
 use crate::original::reply;
 use crate::tools::args::ReadTextFile;
 use crate::tools::bounded::{Instead, read_whole, text_fits, too_large};
@@ -38,7 +38,9 @@ pub(crate) fn read(
         ));
     }
     let path = target(snap, &args.path);
-    let mut file = snap.open(path.as_str())?;
+    let mut file = snap
+        .open(path.as_str())
+        .map_err(|err| read_refusal(err, &path))?;
     let part = |text: Option<String>| match text {
         Some(text) if text_fits(&text, max_answer) => Ok(text),
         _ => Err(too_large(&args.path, max_answer, Instead::FewerLines)),
