@@ -22,6 +22,37 @@ fn read_only_dir_missing(given: &str, why: &str) -> String {
     )
 }
 
+/// 2.3.0's lines of the directories in force after a replacement of the
+/// session's roots (`from_client`: from the client's list, always within
+/// the command-line directories; else the command line's, for a client
+/// without roots), printed on stderr on every change over stdio.
+pub(crate) fn effective_after_change(set: &mcp_roots::RootSet, from_client: bool) -> String {
+    let dirs: Vec<String> = (0..set.len())
+        .filter_map(|i| set.root(i))
+        .map(|root| format!("  {}", root.path()))
+        .collect();
+    if dirs.is_empty() {
+        return if from_client {
+            "Effective allowed directories: none. The client's Roots name no valid directory \
+             within the command-line directories, so every path is refused until it exposes \
+             one again"
+        } else {
+            "Effective allowed directories: none. No command-line directories and no valid \
+             client Roots, so every path is refused"
+        }
+        .to_owned();
+    }
+    let origin = if from_client {
+        "from the client's Roots, confined to the command-line directories"
+    } else {
+        "from the command line"
+    };
+    format!(
+        "Effective allowed directories ({origin}):\n{}",
+        dirs.join("\n")
+    )
+}
+
 /// What the operator chose on the command line.
 #[derive(Debug)]
 pub(crate) struct Config {

@@ -473,3 +473,97 @@ async fn edits_as_2_3_0_and_refusals_name_the_whole_path() {
     }
     assert!(conn.close().await);
 }
+
+/// The binary over raw JSON lines, as a 2025-11-25 client whose roots are
+/// `roots` (`None`: without the roots capability): one tool call, then its
+/// stderr once stdin closes.
+fn stderr_of_session(dir: &str, roots: Option<&[String]>) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Command::new(binary())
+        .arg(dir)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let capabilities = match roots {
+        Some(_) => json!({ "roots": { "listChanged": true } }),
+        None => json!({}),
+    };
+    let mut send = |stdin: &mut std::process::ChildStdin, message: Value| {
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+    };
+    let mut answer = |stdin: &mut std::process::ChildStdin, id: u64| loop {
+        let message: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+        if message["method"] == "roots/list" {
+            let uris: Vec<Value> = roots
+                .unwrap_or_default()
+                .iter()
+                .map(|r| json!({ "uri": format!("file://{r}") }))
+                .collect();
+            writeln!(
+                stdin,
+                "{}",
+                json!({ "jsonrpc": "2.0", "id": message["id"], "result": { "roots": uris } })
+            )
+            .unwrap();
+            stdin.flush().unwrap();
+        } else if message["id"] == id {
+            return message;
+        }
+    };
+    send(
+        &mut stdin,
+        json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": { "protocolVersion": "2025-11-25", "capabilities": capabilities, "clientInfo": { "name": "t", "version": "1" } } }),
+    );
+    answer(&mut stdin, 0);
+    send(
+        &mut stdin,
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+    );
+    send(
+        &mut stdin,
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": { "name": "list_allowed_directories", "arguments": {} } }),
+    );
+    answer(&mut stdin, 1);
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn every_change_of_roots_prints_the_directories_in_force() {
+    let tree = Tree::new(&[("a/", ""), ("b/", "")]);
+    let root = tree.at("");
+    let root = root.trim_end_matches('/');
+    let start = format!("Effective allowed directories (from the command line):\n  {root}\n");
+    let confined = "Effective allowed directories (from the client's Roots, confined to the command-line directories):";
+    // (the client's roots, the lines after the start's)
+    let rows: [(Option<Vec<String>>, String); 4] = [
+        (None, start.clone()),
+        (
+            Some(vec![tree.at("a")]),
+            format!("{confined}\n  {}\n", tree.at("a")),
+        ),
+        (
+            Some(vec![tree.at("a"), tree.at("b")]),
+            format!("{confined}\n  {}\n  {}\n", tree.at("a"), tree.at("b")),
+        ),
+        (
+            Some(vec!["/nonexistent-outside".to_owned()]),
+            "Effective allowed directories: none. The client's Roots name no valid directory"
+                .to_owned(),
+        ),
+    ];
+    for (roots, after) in rows {
+        let stderr = stderr_of_session(root, roots.as_deref());
+        let rest = stderr
+            .strip_prefix(&start)
+            .unwrap_or_else(|| panic!("{stderr}"));
+        assert!(rest.starts_with(&after), "{roots:?}: {stderr}");
+    }
+}

@@ -82,6 +82,23 @@ struct Inner {
     /// The memory of the process's one client, when the process is the
     /// session ([`SessionRoots::with_process_session`]).
     process: Option<Arc<Memory>>,
+    /// Told each set the session's roots are replaced with
+    /// ([`SessionRoots::on_installed`]).
+    on_installed: Option<OnInstalled>,
+}
+
+/// What [`SessionRoots::on_installed`] calls: the set in force, and whether
+/// it came from the client's list.
+type InstalledHook = dyn Fn(&mcp_roots::RootSet, bool) + Send + Sync;
+
+/// A server's hook on each replacement of a session's roots.
+#[derive(Clone)]
+struct OnInstalled(Arc<InstalledHook>);
+
+impl std::fmt::Debug for OnInstalled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnInstalled")
+    }
 }
 
 impl SessionRoots {
@@ -101,6 +118,7 @@ impl SessionRoots {
                 rounds: Rounds::global(),
                 initialized: std::sync::atomic::AtomicBool::new(false),
                 process: None,
+                on_installed: None,
             }),
         }
     }
@@ -178,6 +196,26 @@ impl SessionRoots {
         let inner = Arc::get_mut(&mut self.inner)
             .expect("declare the process's session before sharing the session");
         inner.process = Some(Arc::default());
+        self
+    }
+
+    /// Calls `hook` each time the session's roots are replaced from the
+    /// client's answer (a first answer, a re-list after a change, or the
+    /// policy for a client that does not declare roots), with the set now
+    /// in force and whether it came from the client's list: for a server
+    /// that tells its operator the directories in force on every change.
+    /// Called on the blocking pool, after the replacement. Call before the
+    /// session starts.
+    ///
+    /// # Panics
+    ///
+    /// If the session is already shared (cloned).
+    pub fn on_installed(
+        mut self,
+        hook: impl Fn(&mcp_roots::RootSet, bool) + Send + Sync + 'static,
+    ) -> Self {
+        let inner = Arc::get_mut(&mut self.inner).expect("set the hook before sharing the session");
+        inner.on_installed = Some(OnInstalled(Arc::new(hook)));
         self
     }
 
@@ -325,9 +363,13 @@ impl SessionRoots {
         let roots = self.inner.roots.clone();
         let uris = answer.uris_for_log();
         let declared = !matches!(answer, Answer::Undeclared);
+        let hook = self.inner.on_installed.clone();
         let installed = blocking(move || {
             let report = answer.install(&roots);
             let set = roots.load();
+            if let Some(OnInstalled(hook)) = &hook {
+                hook(set.set(), declared);
+            }
             let client = match declared {
                 true => Client::Session {
                     shared: roots.has_shared(),
