@@ -493,7 +493,7 @@ fn stderr_of_session(dir: &str, roots: Option<&[String]>) -> String {
         Some(_) => json!({ "roots": { "listChanged": true } }),
         None => json!({}),
     };
-    let mut send = |stdin: &mut std::process::ChildStdin, message: Value| {
+    let send = |stdin: &mut std::process::ChildStdin, message: Value| {
         writeln!(stdin, "{message}").unwrap();
         stdin.flush().unwrap();
     };
