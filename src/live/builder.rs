@@ -204,6 +204,7 @@ impl RootsBuilder {
             hardening,
             without_roots: self.empty,
             rules,
+            per_request: false,
         };
         Roots::with_policy(policy, self.identity)
     }

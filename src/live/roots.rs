@@ -431,13 +431,24 @@ impl Roots {
             self.settle_bucket(root, fate, &installed.set, &mut paths, &mut report);
         }
         retire(&mut writer, before);
-        tracing::info!(
-            generation,
-            roots = installed.set.len(),
-            rejected = installed.set.rejected().len(),
-            revoked = report.revoked.len(),
-            "roots replaced"
-        );
+        // One request's roots (2026-07-28) are replaced per call: `DEBUG`.
+        if self.inner.policy.per_request {
+            tracing::debug!(
+                generation,
+                roots = installed.set.len(),
+                rejected = installed.set.rejected().len(),
+                revoked = report.revoked.len(),
+                "request roots replaced"
+            );
+        } else {
+            tracing::info!(
+                generation,
+                roots = installed.set.len(),
+                rejected = installed.set.rejected().len(),
+                revoked = report.revoked.len(),
+                "roots replaced"
+            );
+        }
         report
     }
 

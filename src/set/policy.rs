@@ -27,6 +27,10 @@ pub(crate) struct Policy {
     pub(crate) without_roots: EmptyRoots,
     /// The server's hide and read-only patterns (see `sharing`).
     pub(crate) rules: Option<Arc<Rules>>,
+    /// Whether this is one request's policy ([`for_request`](Self::for_request)):
+    /// its replacements are logged at `DEBUG`, one per request being noise
+    /// at `INFO`.
+    pub(crate) per_request: bool,
 }
 
 impl Policy {
@@ -95,6 +99,7 @@ impl Policy {
             hardening: self.hardening,
             without_roots: EmptyRoots::DenyAll,
             rules: None,
+            per_request: true,
         }
     }
 
