@@ -417,6 +417,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn errno_names_are_node_s() {
+        for (code, name) in [
+            (libc::EACCES, "EACCES"),
+            (libc::EPERM, "EPERM"),
+            (libc::ENOENT, "ENOENT"),
+            (libc::EIO, "EIO"),
+            (libc::ELOOP, "ELOOP"),
+        ] {
+            assert_eq!(errno_name(code), name);
+        }
+        assert_eq!(errno_name(100_000), "errno 100000");
+    }
+
+    #[test]
     fn path_order_is_pre_order_with_names_in_byte_order() {
         let mut paths = vec![
             "a.txt", "b", "a/x", "B", "a", "a/x/y", "a/.h", "a-b", "_", ".e", "a/x.md", "ä",

@@ -62,15 +62,41 @@ pub(crate) fn search(
     } else {
         found.join("\n")
     };
-    let unreadable = walked.unreadable;
-    if !unreadable.is_empty() {
-        let n = unreadable.len();
-        let which = if n == 1 { "directory" } else { "directories" };
-        text.push_str(&format!(
-            "\n\nThe search is incomplete: {n} {which} could not be read, \
-             and any matches inside are missing:\n{}",
-            unreadable.join("\n")
-        ));
-    }
+    text.push_str(&incomplete(&walked.unreadable));
     Ok(reply::text_stopped(text, walked.stopped))
+}
+
+/// 2.3.0's note after the matches when directories could not be read
+/// (each `PATH (ECODE)`), or nothing.
+fn incomplete(unreadable: &[String]) -> String {
+    match unreadable.len() {
+        0 => String::new(),
+        n => format!(
+            "\n\nThe search is incomplete: {n} {} could not be read, \
+             and any matches inside are missing:\n{}",
+            if n == 1 { "directory" } else { "directories" },
+            unreadable.join("\n")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::incomplete;
+
+    #[test]
+    fn the_note_names_each_unreadable_directory() {
+        assert_eq!(incomplete(&[]), "");
+        assert_eq!(
+            incomplete(&["/r/a (EACCES)".to_owned()]),
+            "\n\nThe search is incomplete: 1 directory could not be read, and any matches \
+             inside are missing:\n/r/a (EACCES)"
+        );
+        let two = incomplete(&["/r/a (EACCES)".to_owned(), "/r/b (EIO)".to_owned()]);
+        assert!(two.contains(": 2 directories could not be read"), "{two}");
+        assert!(
+            two.ends_with("missing:\n/r/a (EACCES)\n/r/b (EIO)"),
+            "{two}"
+        );
+    }
 }
