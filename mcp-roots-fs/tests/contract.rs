@@ -420,6 +420,11 @@ async fn edits_as_2_3_0_and_refusals_name_the_whole_path() {
     );
     assert!(text.contains("3: three"), "{text}");
     assert!(text.contains("oldText: \"thre3\""), "{text}");
+    assert_eq!(
+        got.structured_content.as_ref().map(|s| s["reason"].clone()),
+        Some(json!("edit_mismatch")),
+        "{got:?}"
+    );
     // Every refusal names the whole path; a read of a missing file says
     // how to make one.
     let root = tree.at("");

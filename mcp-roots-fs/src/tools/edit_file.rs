@@ -23,7 +23,7 @@ use crate::original::paths::{read_refusal, target};
 use crate::original::reply;
 use crate::tools::args::EditFile;
 use crate::tools::bounded::{Instead, read_whole, text_fits, too_large};
-use crate::tools::{failed, physical};
+use crate::tools::physical;
 
 pub(crate) async fn run(cx: &Context, call: ToolCall, args: EditFile) -> CallToolResponse {
     let confirm = cx.confirm;
@@ -79,7 +79,7 @@ pub(crate) fn plan(
     )?;
     let raw = String::from_utf8_lossy(&bytes);
     let old = raw.replace("\r\n", "\n");
-    let new = apply::apply(&old, edits).map_err(failed)?;
+    let new = apply::apply(&old, edits).map_err(|text| Stop::refused("edit_mismatch", text))?;
     let shown = physical(snap, &scoped);
     let fenced = diff::fenced(&diff::of_edit(&old, &new, &shown));
     if !text_fits(&fenced, max_answer) {
