@@ -129,6 +129,7 @@
 //! | `mcp_roots::denial` | `INFO` | `denied`: a boundary refusal or a malformed input | `input`, `reason`, `op` |
 //! | `mcp_roots::denial` | `DEBUG` | `failed`: any other refusal (not found, exists, …) | `input`, `reason`, `op` |
 //! | `mcp_roots::live::roots` | `INFO` | `roots replaced` | `generation`, `roots`, `rejected`, `revoked` |
+//! | `mcp_roots::live::roots` | `DEBUG` | `request roots replaced`: the same for one request's roots ([`Roots::for_request`], 2026-07-28), one per call | `generation`, `roots`, `rejected`, `revoked` |
 //! | `mcp_roots::live::roots` | `INFO` | `roots rescanned` (only when something changed) | `generation`, `gone`, `back`, `revoked` |
 //! | `mcp_roots::live::revocation` | `WARN` | `handle revoked: its file left the roots` | `root`, `path` |
 //! | `mcp_roots::live::builder` | `WARN` | `ceiling directory grants nothing` | `dir`, `reason` |

@@ -11,22 +11,38 @@ use crate::tools::bounded::DEFAULT_MAX_ANSWER;
 
 /// The MCP filesystem server on the mcp-roots boundary: a drop-in
 /// replacement for `@modelcontextprotocol/server-filesystem`.
+///
+/// Options may come anywhere among the directories; `--` ends them (what
+/// follows is a directory, even `--read-only`).
 #[derive(Debug, Parser)]
 #[command(name = "mcp-roots-fs", version)]
 pub(crate) struct Cli {
     /// The directories the server may use: the most a client's roots can
     /// share, and what is served until the client shares folders. `~` and
     /// relative paths are resolved here, against the home directory and the
-    /// working directory.
+    /// working directory. A client's roots only ever narrow them (as the
+    /// original's --confine-roots). Without any DIR (and no --read-only-dir)
+    /// nothing bounds the client's roots: the server serves whatever
+    /// folders a client shares, `file:///` included, and nothing to a
+    /// client that shares none; it warns about this at start.
     #[arg(value_name = "DIR")]
     pub(crate) dirs: Vec<String>,
+
+    /// Accepted for the original's command line; it changes nothing:
+    /// mcp-roots-fs always confines a client's roots to the directories (a
+    /// root inside one is kept, one containing one is narrowed to it,
+    /// others are refused), and never lets roots replace them.
+    #[arg(long)]
+    pub(crate) confine_roots: bool,
 
     /// Refuse every change (write, edit, create, move) in every directory.
     #[arg(long)]
     pub(crate) read_only: bool,
 
-    /// A directory the server may read but never change (repeatable).
-    #[arg(long = "read-only-dir", value_name = "DIR")]
+    /// A directory the server may read but never change (repeatable). It
+    /// takes the next argument whatever it looks like, and must exist when
+    /// the server starts: one that cannot be resolved stops the start.
+    #[arg(long = "read-only-dir", value_name = "DIR", allow_hyphen_values = true)]
     pub(crate) read_only_dirs: Vec<String>,
 
     /// Hide the parts of every directory that PATTERN matches (gitignore
@@ -84,7 +100,8 @@ pub(crate) struct Cli {
     pub(crate) confirm: bool,
 
     /// The most entries one search_files, directory_tree or listing
-    /// examines before it stops and says so.
+    /// examines before it stops and says so, returning what it found
+    /// (2.3.0 stops at 100,000 with an error and nothing).
     #[arg(long, value_name = "N", default_value_t = 200_000)]
     pub(crate) max_entries: usize,
 
@@ -97,12 +114,17 @@ pub(crate) struct Cli {
     /// base64): read_text_file without head or tail, read_media_file and
     /// edit_file refuse a file whose answer would be larger, and never
     /// read more of it than this; so does resources/read (its contents
-    /// counted once). Clients drop longer lines (rmcp's: 16 MiB).
+    /// counted once); read_text_file's head and tail refuse lines that
+    /// would not fit, reading no more than this. Clients drop longer lines
+    /// (rmcp's: 16 MiB).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_ANSWER,
           value_parser = clap::value_parser!(u64).range(1024..))]
     pub(crate) max_answer_bytes: u64,
 
-    /// The longest one walk may run, in seconds, before it stops and says so.
+    /// The longest one walk may run, in seconds, before it stops and says
+    /// so (checked between entries; a single system call that blocks, as on
+    /// a hung mount, is not interrupted: the client's cancellation ends
+    /// the call's wait).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub(crate) walk_timeout: f64,
 }

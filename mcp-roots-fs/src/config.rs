@@ -8,6 +8,51 @@ use mcp_roots::{EmptyRoots, Patterns, Roots, Writes};
 use crate::cli::{Cli, operator_dir};
 use crate::context::Bounds;
 
+/// The warning of a start without directories.
+pub(crate) const NO_DIRECTORIES: &str = "Warning: no directory given: nothing bounds the \
+client's roots. Every folder a client shares is served (file:/// included), and nothing to a \
+client that shares none. Give at least one DIR to bound what clients can reach.";
+
+/// The refusal of a `--read-only-dir` that is not an existing directory
+/// (2.3.0's sentence).
+fn read_only_dir_missing(given: &str, why: &str) -> String {
+    format!(
+        "--read-only-dir {given} is not an existing directory ({why}); \
+         a read-only directory must exist when the server starts"
+    )
+}
+
+/// 2.3.0's lines of the directories in force after a replacement of the
+/// session's roots (`from_client`: from the client's list, always within
+/// the command-line directories; else the command line's, for a client
+/// without roots), printed on stderr on every change over stdio.
+pub(crate) fn effective_after_change(set: &mcp_roots::RootSet, from_client: bool) -> String {
+    let dirs: Vec<String> = (0..set.len())
+        .filter_map(|i| set.root(i))
+        .map(|root| format!("  {}", root.path()))
+        .collect();
+    if dirs.is_empty() {
+        return if from_client {
+            "Effective allowed directories: none. The client's Roots name no valid directory \
+             within the command-line directories, so every path is refused until it exposes \
+             one again"
+        } else {
+            "Effective allowed directories: none. No command-line directories and no valid \
+             client Roots, so every path is refused"
+        }
+        .to_owned();
+    }
+    let origin = if from_client {
+        "from the client's Roots, confined to the command-line directories"
+    } else {
+        "from the command line"
+    };
+    format!(
+        "Effective allowed directories ({origin}):\n{}",
+        dirs.join("\n")
+    )
+}
+
 /// What the operator chose on the command line.
 #[derive(Debug)]
 pub(crate) struct Config {
@@ -29,29 +74,42 @@ pub(crate) struct Config {
 
 impl Config {
     /// The configuration of `cli`: each directory resolved (`~`, relative)
-    /// and checked to be a directory; one that is not is skipped with a
-    /// warning, as the original does, and none at all is an error.
+    /// and checked to be a directory. A `DIR` that is not is skipped with a
+    /// warning, as the original does, and none at all is an error; a
+    /// `--read-only-dir` that is not stops the start, as 2.3.0 does (a
+    /// directory the operator meant to protect must not silently vanish).
     pub(crate) fn from_cli(cli: &Cli) -> Result<Self, String> {
         let home = std::env::var_os("HOME").map(PathBuf::from);
         let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
-        let resolve = |dirs: &[String]| -> Vec<PathBuf> {
-            dirs.iter()
-                .map(|d| operator_dir(d, home.as_deref(), &cwd))
-                .filter(|d| match std::fs::metadata(d) {
-                    Ok(meta) if meta.is_dir() => true,
-                    Ok(_) => {
-                        tracing::warn!(dir = %d.display(), "not a directory, skipping");
-                        false
-                    }
-                    Err(e) => {
-                        tracing::warn!(dir = %d.display(), error = %e, "cannot access directory, skipping");
-                        false
-                    }
-                })
-                .collect()
-        };
-        let dirs = resolve(&cli.dirs);
-        let read_only_dirs = resolve(&cli.read_only_dirs);
+        let resolve = |d: &String| operator_dir(d, home.as_deref(), &cwd);
+        let dirs = cli
+            .dirs
+            .iter()
+            .map(resolve)
+            .filter(|d| match std::fs::metadata(d) {
+                Ok(meta) if meta.is_dir() => true,
+                Ok(_) => {
+                    tracing::warn!(dir = %d.display(), "not a directory, skipping");
+                    false
+                }
+                Err(e) => {
+                    tracing::warn!(dir = %d.display(), error = %e, "cannot access directory, skipping");
+                    false
+                }
+            })
+            .collect::<Vec<_>>();
+        let read_only_dirs = cli
+            .read_only_dirs
+            .iter()
+            .map(|given| {
+                let dir = resolve(given);
+                match std::fs::metadata(&dir) {
+                    Ok(meta) if meta.is_dir() => Ok(dir),
+                    Ok(_) => Err(read_only_dir_missing(given, "not a directory")),
+                    Err(e) => Err(read_only_dir_missing(given, &e.to_string())),
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let given = cli.dirs.len() + cli.read_only_dirs.len();
         if given > 0 && dirs.is_empty() && read_only_dirs.is_empty() {
             return Err("none of the specified directories is accessible".to_owned());
@@ -72,17 +130,77 @@ impl Config {
         })
     }
 
-    /// Logs what the operator chose beyond the directories.
-    pub(crate) fn log(&self) {
-        if !self.hide.is_empty() || !self.protect.is_empty() {
-            let hide: Vec<&str> = self.hide.iter().collect();
-            let read_only: Vec<&str> = self.protect.iter().collect();
-            tracing::info!(
-                ?hide,
-                ?read_only,
-                "parts of every directory are hidden or read-only"
+    /// Says on stderr what the process serves: 2.3.0's lines of the
+    /// effective directories (an operator's scripts may read them), a
+    /// warning when no directory bounds the client's roots, and the start
+    /// line of the log (version, directories, options).
+    pub(crate) fn announce(&self, transport: &str) {
+        eprintln!("{}", self.effective_lines());
+        if self.dirs.is_empty() && self.read_only_dirs.is_empty() {
+            eprintln!("{NO_DIRECTORIES}");
+        }
+        let dirs: Vec<_> = self.dirs.iter().map(|d| d.display().to_string()).collect();
+        let read_only_dirs: Vec<_> = self
+            .read_only_dirs
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect();
+        let hide: Vec<&str> = self.hide.iter().collect();
+        let read_only_patterns: Vec<&str> = self.protect.iter().collect();
+        tracing::info!(
+            version = env!("CARGO_PKG_VERSION"),
+            transport,
+            ?dirs,
+            ?read_only_dirs,
+            read_only = self.read_only,
+            ?hide,
+            ?read_only_patterns,
+            confirm = self.confirm,
+            max_entries = self.bounds.max_entries,
+            max_depth = self.bounds.max_depth,
+            walk_timeout_s = self.bounds.deadline.as_secs_f64(),
+            max_answer_bytes = self.max_answer,
+            "mcp-roots-fs started"
+        );
+    }
+
+    /// 2.3.0's lines of the directories in force at start: `Effective
+    /// allowed directories (from the command line):` and one indented line
+    /// each (a path may hold a comma), then the read-only ones, or the line
+    /// that says there are none.
+    pub(crate) fn effective_lines(&self) -> String {
+        let all: Vec<String> = self
+            .dirs
+            .iter()
+            .chain(&self.read_only_dirs)
+            .map(|d| format!("  {}", d.display()))
+            .collect();
+        let mut lines = Vec::new();
+        if all.is_empty() {
+            lines.push(
+                "Effective allowed directories: none. No command-line directories: \
+                 the client's roots are served as shared"
+                    .to_owned(),
+            );
+        } else {
+            lines.push("Effective allowed directories (from the command line):".to_owned());
+            lines.extend(all);
+        }
+        if self.read_only {
+            lines.push("Read-only mode: every change is refused".to_owned());
+        }
+        if !self.read_only_dirs.is_empty() {
+            lines.push(
+                "Read-only directories (writes refused, whatever the allowed directories in force):"
+                    .to_owned(),
+            );
+            lines.extend(
+                self.read_only_dirs
+                    .iter()
+                    .map(|d| format!("  {}", d.display())),
             );
         }
+        lines.join("\n")
     }
 
     /// The policy of one session: the directories are the ceiling and what

@@ -58,7 +58,7 @@ fn main() -> ExitCode {
 /// Everything after the command line, in the order confinement needs.
 fn run(cli: Cli) -> Result<(), String> {
     let config = Config::from_cli(&cli)?;
-    config.log();
+    config.announce(if cli.http.is_some() { "http" } else { "stdio" });
     // Read before confinement: the cgroup files, and the key file, may lie
     // outside the directories.
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());

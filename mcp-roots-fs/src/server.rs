@@ -113,8 +113,21 @@ impl FsServer {
     /// but has none open is served the directories on every protocol
     /// revision, and files opened under roots a later request drops are
     /// revoked (see `SessionRoots::with_process_session`).
+    ///
+    /// Like 2.3.0, it prints the directories in force on stderr on every
+    /// replacement of the client's roots (`Effective allowed directories
+    /// (…):`).
     pub(crate) fn for_stdio(mut self) -> Self {
-        self.cx.roots = self.cx.roots.with_process_session();
+        self.cx.roots = self
+            .cx
+            .roots
+            .with_process_session()
+            .on_installed(|set, from_client| {
+                eprintln!(
+                    "{}",
+                    crate::config::effective_after_change(set, from_client)
+                );
+            });
         self
     }
 }

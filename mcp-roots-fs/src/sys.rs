@@ -18,3 +18,17 @@ pub(crate) fn permissions(meta: &std::fs::Metadata) -> String {
     }
     .to_owned()
 }
+
+/// The number of hard links to the file (2.3.0's `hardLinks`).
+#[cfg(unix)]
+pub(crate) fn hard_links(meta: &std::fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    meta.nlink()
+}
+
+/// Without Unix link counts in the standard library's stable metadata:
+/// one name, as Node reports for most files there.
+#[cfg(not(unix))]
+pub(crate) fn hard_links(_meta: &std::fs::Metadata) -> u64 {
+    1
+}

@@ -56,8 +56,8 @@ pub(crate) enum OnError {
 pub(crate) const ALONE: u64 = 4096;
 
 /// Walks `start`, calling `visit` on each entry not excluded (an excluded
-/// directory is not entered); returns the entries' states and why the walk
-/// stopped early, if it did.
+/// directory is not entered); returns the entries' states, why the walk
+/// stopped early, if it did, and the directories it skipped unread.
 ///
 /// The start's own entries are listed first, on this thread; each
 /// directory among them is then walked, on this thread until [`ALONE`]
@@ -80,7 +80,7 @@ pub(crate) fn walk<S: Send>(
     on_error: OnError,
     new: impl Fn() -> S + Sync,
     visit: impl Fn(&mut S, &Found<'_>) -> Result<(), Error> + Sync,
-) -> Result<(Vec<S>, Option<String>), Error> {
+) -> Result<Outcome<S>, Error> {
     let scoped = snap.resolve(start)?;
     let prefix = match scoped.rel() {
         "." => String::new(),
@@ -97,6 +97,12 @@ pub(crate) fn walk<S: Send>(
         begun: Instant::now(),
         seen: AtomicU64::new(0),
         stop: Mutex::new(None),
+        root_path: snap
+            .set()
+            .root_by_id(scoped.root())
+            .map(|root| root.resolved_path().to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        unreadable: Mutex::new(Vec::new()),
         halt: AtomicBool::new(false),
     };
     // The start's own entries, cut into units.
@@ -182,7 +188,47 @@ pub(crate) fn walk<S: Send>(
         .map(|unit| unit.into_inner().expect("a unit's state"))
         .collect();
     let stopped = shared.stop.into_inner().expect("the reason to stop");
-    Ok((units, stopped.map(|why| why.message(bounds))))
+    let mut unreadable = shared
+        .unreadable
+        .into_inner()
+        .expect("the unreadable directories");
+    unreadable.sort_unstable_by(|a, b| path_order(a, b));
+    Ok(Outcome {
+        units,
+        stopped: stopped.map(|why| why.message(bounds)),
+        unreadable,
+    })
+}
+
+/// What a walk gives back.
+pub(crate) struct Outcome<S> {
+    /// The units' states, in pre-order (see [`walk`]).
+    pub(crate) units: Vec<S>,
+    /// Why the walk stopped early, if it did.
+    pub(crate) stopped: Option<String>,
+    /// The directories skipped because they could not be read (with
+    /// [`OnError::Skip`]), each as `PATH (ECODE)`, in path order.
+    pub(crate) unreadable: Vec<String>,
+}
+
+/// The name of an errno value as Node reports it (`EACCES`), or its
+/// number.
+fn errno_name(code: i32) -> String {
+    let name = match code {
+        libc::EACCES => "EACCES",
+        libc::EPERM => "EPERM",
+        libc::ENOENT => "ENOENT",
+        libc::ENOTDIR => "ENOTDIR",
+        libc::ELOOP => "ELOOP",
+        libc::EMFILE => "EMFILE",
+        libc::ENFILE => "ENFILE",
+        libc::EIO => "EIO",
+        libc::ENAMETOOLONG => "ENAMETOOLONG",
+        libc::EXDEV => "EXDEV",
+        libc::ENOMEM => "ENOMEM",
+        _ => return format!("errno {code}"),
+    };
+    name.to_owned()
 }
 
 /// Why a walk stopped early. When threads stop for different reasons, the
@@ -232,12 +278,40 @@ struct Shared<'a, V> {
     /// Entries examined, by every thread.
     seen: AtomicU64,
     stop: Mutex<Option<Why>>,
+    /// The physical path of the start's root.
+    root_path: String,
+    /// The directories skipped because they could not be read.
+    unreadable: Mutex<Vec<String>>,
     /// Set when the walk is to end at once (cancelled, past its deadline
     /// or its entries, or failed).
     halt: AtomicBool,
 }
 
 impl<V> Shared<'_, V> {
+    /// Notes a directory skipped because it could not be read: its full
+    /// path (the error names it beneath the root) and its errno's name.
+    fn unreadable(&self, err: &Error) {
+        let input = err.input();
+        let path = if input.starts_with('/') || self.root_path.is_empty() {
+            input.to_owned()
+        } else {
+            format!("{}/{input}", self.root_path.trim_end_matches('/'))
+        };
+        let code = std::error::Error::source(err)
+            .and_then(|source| source.downcast_ref::<std::io::Error>())
+            .and_then(std::io::Error::raw_os_error)
+            .map(errno_name);
+        let line = match code {
+            Some(code) => format!("{path} ({code})"),
+            None => path,
+        };
+        tracing::debug!(directory = %line, "walk skipped a directory it cannot read");
+        self.unreadable
+            .lock()
+            .expect("the unreadable directories")
+            .push(line);
+    }
+
     fn seen(&self) -> u64 {
         self.seen.load(Ordering::Relaxed)
     }
@@ -262,7 +336,10 @@ impl<V> Shared<'_, V> {
         let mut walk = match self.snap.walk(path, limits) {
             Ok(walk) => walk,
             // A subtree that went away since it was listed, or cannot be read.
-            Err(_) if depth_below > 0 && self.on_error == OnError::Skip => return Ok(()),
+            Err(e) if depth_below > 0 && self.on_error == OnError::Skip => {
+                self.unreadable(&e);
+                return Ok(());
+            }
             Err(e) => return Err(e),
         };
         let mut mine: u64 = 0;
@@ -296,7 +373,10 @@ impl<V> Shared<'_, V> {
                 .report(seen, || format!("{seen} entries examined"));
             let entry = match entry {
                 Ok(entry) => entry,
-                Err(_) if self.on_error == OnError::Skip => continue,
+                Err(e) if self.on_error == OnError::Skip => {
+                    self.unreadable(&e);
+                    continue;
+                }
                 Err(err) => return Err(err),
             };
             let rel = entry.rel();
@@ -307,7 +387,10 @@ impl<V> Shared<'_, V> {
                 None if depth_below == 0 => rel,
                 None => continue,
             };
-            if self.exclude.excludes(rel) {
+            if self
+                .exclude
+                .excludes(rel, entry.file_type() == FileType::Dir)
+            {
                 walk.skip_entered();
                 continue;
             }
@@ -332,6 +415,20 @@ impl<V> Shared<'_, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errno_names_are_node_s() {
+        for (code, name) in [
+            (libc::EACCES, "EACCES"),
+            (libc::EPERM, "EPERM"),
+            (libc::ENOENT, "ENOENT"),
+            (libc::EIO, "EIO"),
+            (libc::ELOOP, "ELOOP"),
+        ] {
+            assert_eq!(errno_name(code), name);
+        }
+        assert_eq!(errno_name(100_000), "errno 100000");
+    }
 
     #[test]
     fn path_order_is_pre_order_with_names_in_byte_order() {

@@ -3,7 +3,8 @@
 //! whose encoded answer would not fit, decided by the file's size before
 //! it is read (a 512 MiB sparse file is refused at once) and by the
 //! encoded length after (a NUL escapes to six bytes, and the text travels
-//! twice); just under the bound they answer as before.
+//! twice); just under the bound they answer as before. `head` and `tail`
+//! return lines that fit and refuse longer ones (one line may be huge).
 
 #![cfg(unix)]
 
@@ -110,15 +111,93 @@ async fn text_reads_fit_the_bound_or_say_to_read_a_part() {
             }
         }
     }
-    // head and tail still read a part of a file over the bound.
-    let over = &rows[1].0;
-    let head = call(
-        &conn.client,
-        "read_text_file",
-        json!({ "path": over, "head": 1 }),
-    )
-    .await;
-    assert_eq!(text_of(&head).len() as u64, plain_fit() + 1);
+    assert!(conn.close().await);
+}
+
+#[tokio::test]
+async fn head_and_tail_return_lines_that_fit_and_refuse_longer_ones() {
+    let tree = Tree::new();
+    let script = ScriptedClient::new(false, false);
+    let conn = start(&tree.args(Some(BOUND)), &script).await;
+    let fit = "a".repeat(plain_fit() as usize);
+    let long = "b".repeat(plain_fit() as usize + 1);
+    let file = |name: &str, text: String| {
+        let path = tree.root.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    // (file, argument, the text served, or None for a refusal)
+    let rows = [
+        (
+            file("fit-first.txt", format!("{fit}\n{long}\n")),
+            json!({ "head": 1 }),
+            Some(fit.clone()),
+        ),
+        (
+            file("long-first.txt", format!("{long}\nshort\n")),
+            json!({ "head": 1 }),
+            None,
+        ),
+        (
+            file("long-first-2.txt", format!("x\n{long}\n")),
+            json!({ "head": 2 }),
+            None,
+        ),
+        (
+            file("long-first-3.txt", format!("x\n{long}\n")),
+            json!({ "head": 1 }),
+            Some("x".to_owned()),
+        ),
+        (
+            file("fit-last.txt", format!("{long}\n{fit}\n")),
+            json!({ "tail": 1 }),
+            Some(fit.clone()),
+        ),
+        (
+            file("long-last.txt", format!("short\n{long}\n")),
+            json!({ "tail": 1 }),
+            None,
+        ),
+        (
+            file("long-last-2.txt", format!("{long}\ny")),
+            json!({ "tail": 2 }),
+            None,
+        ),
+        (
+            file("long-last-3.txt", format!("{long}\ny")),
+            json!({ "tail": 1 }),
+            Some("y".to_owned()),
+        ),
+        // A sparse file far over the bound: one line of NULs.
+        (
+            tree.sparse("sparse-line", 64 * BOUND),
+            json!({ "head": 1 }),
+            None,
+        ),
+        (
+            tree.sparse("sparse-line-2", 64 * BOUND),
+            json!({ "tail": 1 }),
+            None,
+        ),
+    ];
+    for (path, part, want) in rows {
+        let mut args = part.clone();
+        args["path"] = json!(path);
+        let got = call(&conn.client, "read_text_file", args).await;
+        let says = text_of(&got);
+        match want {
+            Some(text) => {
+                assert!(!failed(&got), "{path} {part}: {says}");
+                assert_eq!(says, text, "{path} {part}");
+            }
+            None => {
+                assert!(failed(&got), "{path} {part}");
+                assert!(says.contains(&path), "{says}");
+                assert!(says.contains("--max-answer-bytes"), "{says}");
+                assert!(says.contains("fewer lines"), "{says}");
+            }
+        }
+    }
     assert!(conn.close().await);
 }
 

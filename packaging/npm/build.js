@@ -27,6 +27,12 @@ function crateVersion() {
   return m[1];
 }
 
+// The MCP Registry's name (mcp-roots-fs/server.json): the registry checks
+// that the npm package's `mcpName` is the same.
+function registryName() {
+  return JSON.parse(fs.readFileSync(path.join(repo, 'mcp-roots-fs', 'server.json'), 'utf8')).name;
+}
+
 function parseArgs(argv) {
   const args = { out: null, binaries: {} };
   for (let i = 0; i < argv.length; i++) {
@@ -101,6 +107,7 @@ function main() {
   writeJson(path.join(dir, 'package.json'), {
     name: 'mcp-roots-fs',
     version,
+    mcpName: registryName(),
     description:
       'A drop-in replacement for the official MCP filesystem server, with every file operation kept inside the folders the user shared',
     ...common,

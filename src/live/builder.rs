@@ -263,6 +263,7 @@ impl RootsBuilder {
             without_roots: self.empty,
             rules,
             area: None,
+            per_request: false,
         };
         if let Some(dirs) = self.ask_within {
             policy.area = Some(Area::admitted(dirs, &mut policy));

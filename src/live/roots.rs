@@ -480,13 +480,20 @@ impl Roots {
             self.settle_bucket(root, fate, &installed.set, &mut paths, &mut report);
         }
         retire(&mut writer, before);
-        tracing::info!(
-            generation,
-            roots = installed.set.len(),
-            rejected = installed.set.rejected().len(),
-            revoked = report.revoked.len(),
-            "roots replaced"
-        );
+        // One request's roots (2026-07-28) are replaced per call: `DEBUG`.
+        let (roots, rejected) = (installed.set.len(), installed.set.rejected().len());
+        let revoked = report.revoked.len();
+        if self.inner.policy.per_request {
+            tracing::debug!(
+                generation,
+                roots,
+                rejected,
+                revoked,
+                "request roots replaced"
+            );
+        } else {
+            tracing::info!(generation, roots, rejected, revoked, "roots replaced");
+        }
         report
     }
 

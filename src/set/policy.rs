@@ -30,6 +30,10 @@ pub(crate) struct Policy {
     pub(crate) rules: Option<Arc<Rules>>,
     /// The area the user may be asked about (`ask_within`), if any.
     pub(crate) area: Option<Area>,
+    /// Whether this is one request's policy ([`for_request`](Self::for_request)):
+    /// its replacements are logged at `DEBUG`, one per request being noise
+    /// at `INFO`.
+    pub(crate) per_request: bool,
 }
 
 impl Policy {
@@ -99,6 +103,7 @@ impl Policy {
             without_roots: EmptyRoots::DenyAll,
             rules: None,
             area: self.area.clone(),
+            per_request: true,
         }
     }
 

@@ -122,38 +122,63 @@ fn segment_stars(pattern: &str) -> String {
         .join("/")
 }
 
-/// directory_tree's exclusion: a pattern with `*` as it is; one without
-/// also as a name anywhere (`**/p`) and as a directory anywhere (`**/p/**`).
+/// One pattern of `excludePatterns`, as 2.3.0 reads it in both
+/// `directory_tree` and `search_files`.
 #[derive(Clone, Debug)]
-pub(crate) struct Exclusions(Vec<Vec<Pattern>>);
+struct Exclusion {
+    /// Matched against every entry's path relative to the walk's start.
+    any: Vec<Pattern>,
+    /// Matched against directories only: a glob ending in `/**` without
+    /// that suffix, so that the directory it names is excluded too (and
+    /// never read), not only what is beneath it.
+    dir: Option<Pattern>,
+}
+
+/// `excludePatterns` of `directory_tree` and `search_files`, one rule for
+/// both (2.3.0's): a pattern without `*` excludes that name at any depth
+/// with its subtree (`p`, `**/p`, `**/p/**`; names are matched whole); a
+/// pattern with `*` is a glob matched as written against the path relative
+/// to the start, and one ending in `/**` also excludes the directory it
+/// names (a file of that name stays).
+#[derive(Clone, Debug)]
+pub(crate) struct Exclusions(Vec<Exclusion>);
 
 impl Exclusions {
-    pub(crate) fn for_tree(patterns: &[String]) -> Self {
+    pub(crate) fn new(patterns: &[String]) -> Self {
         Self(
             patterns
                 .iter()
                 .map(|p| {
                     if p.contains('*') {
-                        vec![Pattern::new(p)]
+                        let dir = p
+                            .strip_suffix("/**")
+                            .filter(|stem| !stem.is_empty())
+                            .map(Pattern::new);
+                        Exclusion {
+                            any: vec![Pattern::new(p)],
+                            dir,
+                        }
                     } else {
-                        vec![
-                            Pattern::new(p),
-                            Pattern::new(&format!("**/{p}")),
-                            Pattern::new(&format!("**/{p}/**")),
-                        ]
+                        Exclusion {
+                            any: vec![
+                                Pattern::new(p),
+                                Pattern::new(&format!("**/{p}")),
+                                Pattern::new(&format!("**/{p}/**")),
+                            ],
+                            dir: None,
+                        }
                     }
                 })
                 .collect(),
         )
     }
 
-    /// search_files' exclusion: each pattern as it is.
-    pub(crate) fn plain(patterns: &[String]) -> Self {
-        Self(patterns.iter().map(|p| vec![Pattern::new(p)]).collect())
-    }
-
-    pub(crate) fn excludes(&self, rel: &str) -> bool {
-        self.0.iter().any(|any| any.iter().any(|p| p.is_match(rel)))
+    /// Whether the entry at `rel` (a directory when `is_dir`) is excluded.
+    pub(crate) fn excludes(&self, rel: &str, is_dir: bool) -> bool {
+        self.0.iter().any(|one| {
+            one.any.iter().any(|p| p.is_match(rel))
+                || (is_dir && one.dir.as_ref().is_some_and(|p| p.is_match(rel)))
+        })
     }
 }
 
@@ -209,13 +234,43 @@ mod tests {
     }
 
     #[test]
-    fn tree_exclusions_match_names_anywhere() {
-        let ex = Exclusions::for_tree(&["node_modules".to_owned(), "*.log".to_owned()]);
-        assert!(ex.excludes("node_modules"));
-        assert!(ex.excludes("a/node_modules"));
-        assert!(ex.excludes("a/node_modules/x"));
-        assert!(ex.excludes("x.log"));
-        assert!(!ex.excludes("a/x.log"));
-        assert!(!ex.excludes("a/modules"));
+    fn exclusions_read_as_2_3_0_reads_them() {
+        let ex = Exclusions::new(&[
+            "node_modules".to_owned(),
+            "*.log".to_owned(),
+            "**/build/**".to_owned(),
+            "deep".to_owned(),
+        ]);
+        // (path, is a directory, excluded)
+        for (rel, is_dir, want) in [
+            ("node_modules", true, true),
+            ("a/node_modules", true, true),
+            ("a/node_modules/x", false, true),
+            ("a/node_modules_old", true, false),
+            ("x.log", false, true),
+            ("a/x.log", false, false),
+            ("a/modules", true, false),
+            ("sub/deep", true, true),
+            ("sub/deep/file", false, true),
+            ("sub/deeper", false, false),
+            ("x/build", true, true),
+            ("x/build", false, false),
+            ("x/build/out.o", false, true),
+            ("build", true, true),
+        ] {
+            assert_eq!(ex.excludes(rel, is_dir), want, "{rel:?} dir={is_dir}");
+        }
+        // `*/**`: every directory at the top and all beneath, never a
+        // file at the top.
+        let top = Exclusions::new(&["*/**".to_owned()]);
+        for (rel, is_dir, want) in [
+            ("top", true, true),
+            ("top/x", false, true),
+            ("index.js", false, false),
+        ] {
+            assert_eq!(top.excludes(rel, is_dir), want, "{rel:?} dir={is_dir}");
+        }
+        let none = Exclusions::new(&[]);
+        assert!(!none.excludes("a", true));
     }
 }

@@ -4,7 +4,9 @@
 //! path: the result is an absolute path that the library then resolves
 //! beneath a root like any other, so neither can reach outside.
 
-use mcp_roots::Snapshot;
+use mcp_roots::{Error, ErrorKind, Snapshot};
+use mcp_roots_rmcp::Stop;
+use rmcp::model::ContentBlock;
 
 /// The absolute path (or `file:` URI) for `untrusted`, as given when it
 /// already is one.
@@ -12,6 +14,37 @@ pub(crate) fn target(snap: &Snapshot<'_>, untrusted: &str) -> String {
     let home = std::env::var("HOME").ok();
     let first = snap.set().root(0).map(|root| root.path().to_owned());
     spell(untrusted, home.as_deref(), first.as_deref())
+}
+
+/// `err` about a path the tool resolved first (whose refusal names it
+/// beneath its root, `missing/x.txt`), naming instead the whole path as
+/// spelled (`/projects/app/missing/x.txt`), as every tool's refusals do.
+pub(crate) fn named(err: Error, spelled: &str) -> Error {
+    if err.input() == spelled || err.pattern().is_some() {
+        return err;
+    }
+    let named = Error::new(err.kind(), err.operation(), spelled);
+    match err.detail() {
+        Some(detail) => named.with_detail(detail),
+        None => named,
+    }
+}
+
+/// A read's or an edit's refusal: named by the whole path as spelled, and
+/// for a file that does not exist, with how to make a new one.
+pub(crate) fn read_refusal(err: Error, spelled: &str) -> Stop {
+    let err = named(err, spelled);
+    if err.kind() != ErrorKind::NotFound {
+        return err.into();
+    }
+    let mut result = mcp_roots_rmcp::tool_error(&err);
+    tracing::info!(reason = err.reason(), op = ?err.operation(), input = %err.escaped_input(), "tool refused");
+    for block in &mut result.content {
+        if let ContentBlock::Text(text) = block {
+            text.text.push_str(" To create a new file, use write_file.");
+        }
+    }
+    Stop::with_result(result)
 }
 
 fn spell(untrusted: &str, home: Option<&str>, first_root: Option<&str>) -> String {

@@ -1,8 +1,10 @@
-//! Whole-file reads, bounded by the size of the answer they make
+//! Reads bounded by the size of the answer they make
 //! (`--max-answer-bytes`): the tools that read a file whole
 //! (`read_text_file` without `head` or `tail`, `read_media_file`,
-//! `edit_file`) never read more than the bound, and refuse, with a reason
-//! the model can act on, an answer that would not fit it once encoded.
+//! `edit_file`), and `read_text_file`'s `head` and `tail` (whose lines may
+//! be any length), never read more than the bound, and refuse, with a
+//! reason the model can act on, an answer that would not fit it once
+//! encoded.
 //!
 //! The bound is on the encoded answer, the JSON-RPC line a client reads:
 //! a text travels twice in it (the text block and
@@ -39,16 +41,26 @@ pub(crate) enum Instead {
     HeadOrTail,
     /// Use a smaller file (`read_media_file`, `edit_file`).
     SmallerFile,
+    /// Ask for fewer lines (`read_text_file` with `head` or `tail`, whose
+    /// lines are too long together).
+    FewerLines,
 }
 
 /// The refusal of an answer over `bound`, for the file `path`.
 pub(crate) fn too_large(path: &str, bound: u64, instead: Instead) -> Stop {
-    let advice = match instead {
-        Instead::HeadOrTail => "read a part of it with head or tail",
-        Instead::SmallerFile => "use a smaller file",
+    let (what, advice) = match instead {
+        Instead::HeadOrTail => (
+            "is too large to read whole",
+            "read a part of it with head or tail",
+        ),
+        Instead::SmallerFile => ("is too large to read whole", "use a smaller file"),
+        Instead::FewerLines => (
+            "has lines too long to return",
+            "ask for fewer lines with a smaller head or tail",
+        ),
     };
     failed(format!(
-        "{path} is too large to read whole: the answer would exceed {bound} bytes \
+        "{path} {what}: the answer would exceed {bound} bytes \
          (--max-answer-bytes); {advice}"
     ))
 }

@@ -2,7 +2,7 @@
 //! `{name, type, children}` (`children` on directories only), each
 //! directory's entries by name in byte order, as the original's libuv
 //! `readdir` gives them. `excludePatterns` as the original applies them
-//! (see `glob::Exclusions::for_tree`). A symlink is a `file` and is not
+//! (see `glob::Exclusions`). A symlink is a `file` and is not
 //! followed, so a link loop cannot recur. Bounded (entries, depth,
 //! deadline), on the blocking pool, with progress and cancellation.
 
@@ -28,9 +28,9 @@ pub(crate) fn tree(
     progress: &Progress,
     args: &DirectoryTree,
 ) -> Result<CallToolResult, Stop> {
-    let exclude = Exclusions::for_tree(&args.exclude_patterns);
+    let exclude = Exclusions::new(&args.exclude_patterns);
     let start = target(snap, &args.path);
-    let (units, stopped) = walk(
+    let outcome = walk(
         snap,
         &start,
         bounds,
@@ -44,8 +44,8 @@ pub(crate) fn tree(
             Ok(())
         },
     )?;
-    let text = Walked::joined(units).text();
-    Ok(reply::text_stopped(text, stopped))
+    let text = Walked::joined(outcome.units).text();
+    Ok(reply::text_stopped(text, outcome.stopped))
 }
 
 /// The walk's entries in its pre-order (each directory's subtree right

@@ -1,5 +1,6 @@
 //! `get_file_info`: the original's fields, one `key: value` a line (the
-//! metadata of what a symlink names, as `stat` gives it).
+//! metadata of what a symlink names, as `stat` gives it), ending with
+//! 2.3.0's `hardLinks` (the link count).
 
 use std::time::SystemTime;
 
@@ -10,7 +11,7 @@ use rmcp::model::CallToolResult;
 use crate::original::paths::target;
 use crate::original::reply;
 use crate::original::time::js_date;
-use crate::sys::permissions;
+use crate::sys::{hard_links, permissions};
 use crate::tools::args::PathOnly;
 
 /// The original's lines of metadata for `args.path`: the tool's body over
@@ -26,6 +27,7 @@ pub(crate) fn info(snap: &Snapshot<'_>, args: &PathOnly) -> Result<CallToolResul
         format!("isDirectory: {}", meta.is_dir()),
         format!("isFile: {}", meta.is_file()),
         format!("permissions: {}", permissions(&meta)),
+        format!("hardLinks: {}", hard_links(&meta)),
     ]
     .join("\n");
     Ok(reply::text(text))

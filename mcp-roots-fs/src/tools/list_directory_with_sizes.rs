@@ -1,7 +1,11 @@
 //! `list_directory_with_sizes`: the listing with each file's size, sorted
 //! by name (JavaScript's `localeCompare` order) or by size (largest first),
 //! and the totals. A symlink's size is its target's when the target is
-//! inside the roots, else 0 (the original reports the size of any target).
+//! inside the roots. An entry whose size cannot be known (a dangling link,
+//! one leading outside the roots, one gone since the listing) is listed as
+//! `unknown`, sorted last by size and left out of the total, which says
+//! how many it excludes, as 2.3.0 does (2026.8.31 reported the size of any
+//! target, outside too).
 
 use mcp_roots::{FileType, Snapshot};
 use mcp_roots_rmcp::{Progress, Stop};
@@ -18,7 +22,8 @@ use crate::tools::physical;
 struct Row {
     name: String,
     dir: bool,
-    size: u64,
+    /// `None` when it cannot be known.
+    size: Option<u64>,
 }
 
 /// The listing of `args.path` with sizes and totals: the tool's body over
@@ -51,11 +56,11 @@ pub(crate) fn list(
         // A directory's size is printed nowhere and counted in no
         // total: only the order by size needs it.
         let size = if is_dir && args.sort_by == SortBy::Name {
-            0
+            Some(0)
         } else {
             snap.metadata(format!("{}/{name}", dir.trim_end_matches('/')).as_str())
                 .map(|m| m.len())
-                .unwrap_or(0)
+                .ok()
         };
         rows.push(Row {
             name,
@@ -75,12 +80,14 @@ pub(crate) fn list(
 fn format_rows(mut rows: Vec<Row>, sort_by: SortBy) -> String {
     let files = rows.iter().filter(|r| !r.dir).count();
     let dirs = rows.len() - files;
-    let total: u64 = rows.iter().filter(|r| !r.dir).map(|r| r.size).sum();
+    let total: u64 = rows.iter().filter(|r| !r.dir).filter_map(|r| r.size).sum();
+    let unknown = rows.iter().filter(|r| !r.dir && r.size.is_none()).count();
     match sort_by {
         // Stable, as JavaScript's sort: equal sizes keep the listing's
         // order, which is by name in byte order (libuv's `readdir`).
         SortBy::Size => {
             rows.sort_unstable_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+            // Descending, an unknown size last (`None` is the least).
             rows.sort_by_key(|r| std::cmp::Reverse(r.size));
         }
         SortBy::Name => rows.sort_by(|a, b| locale_compare(&a.name, &b.name)),
@@ -89,17 +96,22 @@ fn format_rows(mut rows: Vec<Row>, sort_by: SortBy) -> String {
         .iter()
         .map(|r| {
             let kind = if r.dir { "[DIR]" } else { "[FILE]" };
-            let size = if r.dir {
-                String::new()
-            } else {
-                pad_start(&format_size(r.size), 10)
+            let size = match (r.dir, r.size) {
+                (true, _) => String::new(),
+                (false, Some(size)) => pad_start(&format_size(size), 10),
+                (false, None) => pad_start("unknown", 10),
             };
             format!("{kind} {} {size}", pad_end(&r.name, 30))
         })
         .collect();
     lines.push(String::new());
     lines.push(format!("Total: {files} files, {dirs} directories"));
-    lines.push(format!("Combined size: {}", format_size(total)));
+    let excludes = match unknown {
+        0 => String::new(),
+        1 => " (excludes 1 file of unknown size)".to_owned(),
+        n => format!(" (excludes {n} files of unknown size)"),
+    };
+    lines.push(format!("Combined size: {}{excludes}", format_size(total)));
     lines.join("\n")
 }
 
@@ -124,17 +136,17 @@ mod tests {
             Row {
                 name: "b.txt".into(),
                 dir: false,
-                size: 2048,
+                size: Some(2048),
             },
             Row {
                 name: "a".into(),
                 dir: true,
-                size: 4096,
+                size: Some(4096),
             },
             Row {
                 name: "c.bin".into(),
                 dir: false,
-                size: 10,
+                size: Some(10),
             },
         ];
         let want = "[DIR] a                              \n\
@@ -144,5 +156,43 @@ mod tests {
                     Total: 2 files, 1 directories\n\
                     Combined size: 2.01 KB";
         assert_eq!(format_rows(rows, SortBy::Name), want);
+    }
+
+    #[test]
+    fn unknown_sizes_sort_last_and_stay_out_of_the_total() {
+        let row = |name: &str, size: Option<u64>| Row {
+            name: name.into(),
+            dir: false,
+            size,
+        };
+        for (rows, order, combined) in [
+            (
+                vec![row("a", None), row("b", Some(5)), row("c", Some(0))],
+                ["b", "c", "a"],
+                "Combined size: 5 B (excludes 1 file of unknown size)",
+            ),
+            (
+                vec![row("a", None), row("b", None), row("c", Some(2048))],
+                ["c", "a", "b"],
+                "Combined size: 2.00 KB (excludes 2 files of unknown size)",
+            ),
+            (
+                vec![row("a", Some(1)), row("b", Some(1)), row("c", Some(3))],
+                ["c", "a", "b"],
+                "Combined size: 5 B",
+            ),
+        ] {
+            let text = format_rows(rows, SortBy::Size);
+            let names: Vec<&str> = text
+                .lines()
+                .take(3)
+                .map(|l| l.split_whitespace().nth(1).unwrap())
+                .collect();
+            assert_eq!(names, order, "{text}");
+            assert_eq!(text.lines().last(), Some(combined), "{text}");
+            if combined.contains("unknown") {
+                assert!(text.lines().any(|l| l.ends_with("   unknown")), "{text}");
+            }
+        }
     }
 }

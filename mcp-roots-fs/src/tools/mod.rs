@@ -81,9 +81,12 @@ pub(crate) async fn walking<A: Send + 'static>(
 }
 
 /// A failure of the tool's own (not a refusal of the boundary), as the
-/// original words it.
+/// original words it; logged at `INFO` (the text escaped), as every
+/// refusal is.
 pub(crate) fn failed(text: impl Into<String>) -> Stop {
-    Stop::with_result(CallToolResult::error(vec![ContentBlock::text(text.into())]))
+    let text = text.into();
+    tracing::info!(text = ?text, "tool failed");
+    Stop::with_result(CallToolResult::error(vec![ContentBlock::text(text)]))
 }
 
 /// Where `scoped` is on disk (its root's physical path and the path below

@@ -9,7 +9,7 @@ use mcp_roots_rmcp::Stop;
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
-use crate::original::paths::target;
+use crate::original::paths::{read_refusal, target};
 use crate::tools::args::PathOnly;
 use crate::tools::bounded::{Instead, media_fits, read_whole, too_large};
 use crate::tools::failed;
@@ -54,9 +54,10 @@ pub(crate) fn read(
     args: &PathOnly,
 ) -> Result<CallToolResult, Stop> {
     let spelled = target(snap, &args.path);
-    let scoped = snap.resolve(spelled.as_str())?;
+    let refusal = |err| read_refusal(err, &spelled);
+    let scoped = snap.resolve(spelled.as_str()).map_err(refusal)?;
     let bytes = read_whole(
-        snap.open(&scoped)?,
+        snap.open(&scoped).map_err(refusal)?,
         max_answer,
         &args.path,
         Instead::SmallerFile,

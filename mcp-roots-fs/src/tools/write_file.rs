@@ -8,7 +8,7 @@ use mcp_roots_rmcp::{Outcome, Stop, ToolCall};
 use rmcp::model::CallToolResponse;
 
 use crate::context::Context;
-use crate::original::paths::target;
+use crate::original::paths::{named, target};
 use crate::original::reply;
 use crate::tools::args::WriteFile;
 
@@ -46,12 +46,15 @@ pub(crate) async fn run(cx: &Context, call: ToolCall, args: WriteFile) -> CallTo
 /// it names): the tool's work on the files, callable without a tool call.
 pub(crate) fn write(snap: &Snapshot<'_>, path: &str, content: &str) -> Result<(), Stop> {
     let spelled = target(snap, path);
+    let named = |err| Stop::from(named(err, &spelled));
     match snap.resolve(spelled.as_str()) {
-        Ok(real) => snap.write_atomic(&real, content.as_bytes())?,
-        Err(err) if err.kind() == ErrorKind::NotFound => {
-            snap.write_atomic(spelled.as_str(), content.as_bytes())?
-        }
-        Err(err) => return Err(err.into()),
+        Ok(real) => snap
+            .write_atomic(&real, content.as_bytes())
+            .map_err(named)?,
+        Err(err) if err.kind() == ErrorKind::NotFound => snap
+            .write_atomic(spelled.as_str(), content.as_bytes())
+            .map_err(named)?,
+        Err(err) => return Err(named(err)),
     }
     Ok(())
 }

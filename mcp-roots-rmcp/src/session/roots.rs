@@ -85,6 +85,23 @@ struct Inner {
     process: Option<Arc<Memory>>,
     /// The grant questions asked in this session.
     asking: Arc<Asking>,
+    /// Told each set the session's roots are replaced with
+    /// ([`SessionRoots::on_installed`]).
+    on_installed: Option<OnInstalled>,
+}
+
+/// What [`SessionRoots::on_installed`] calls: the set in force, and whether
+/// it came from the client's list.
+type InstalledHook = dyn Fn(&mcp_roots::RootSet, bool) + Send + Sync;
+
+/// A server's hook on each replacement of a session's roots.
+#[derive(Clone)]
+struct OnInstalled(Arc<InstalledHook>);
+
+impl std::fmt::Debug for OnInstalled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnInstalled")
+    }
 }
 
 impl Drop for Inner {
@@ -122,6 +139,7 @@ impl SessionRoots {
                 initialized: std::sync::atomic::AtomicBool::new(false),
                 process: None,
                 asking: Arc::default(),
+                on_installed: None,
             }),
         }
     }
@@ -225,6 +243,26 @@ impl SessionRoots {
     /// What this session remembers of its grant questions.
     pub(crate) fn asking(&self) -> &Arc<Asking> {
         &self.inner.asking
+    }
+
+    /// Calls `hook` each time the session's roots are replaced from the
+    /// client's answer (a first answer, a re-list after a change, or the
+    /// policy for a client that does not declare roots), with the set now
+    /// in force and whether it came from the client's list: for a server
+    /// that tells its operator the directories in force on every change.
+    /// Called on the blocking pool, after the replacement. Call before the
+    /// session starts.
+    ///
+    /// # Panics
+    ///
+    /// If the session is already shared (cloned).
+    pub fn on_installed(
+        mut self,
+        hook: impl Fn(&mcp_roots::RootSet, bool) + Send + Sync + 'static,
+    ) -> Self {
+        let inner = Arc::get_mut(&mut self.inner).expect("set the hook before sharing the session");
+        inner.on_installed = Some(OnInstalled(Arc::new(hook)));
+        self
     }
 
     /// Whether this process is its client's session (see
@@ -371,9 +409,13 @@ impl SessionRoots {
         let roots = self.inner.roots.clone();
         let uris = answer.uris_for_log();
         let declared = !matches!(answer, Answer::Undeclared);
+        let hook = self.inner.on_installed.clone();
         let installed = blocking(move || {
             let report = answer.install(&roots);
             let set = roots.load();
+            if let Some(OnInstalled(hook)) = &hook {
+                hook(set.set(), declared);
+            }
             let client = match declared {
                 true => Client::Session {
                     shared: roots.has_shared(),

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use mcp_roots::Error;
+use mcp_roots::{Error, ErrorKind};
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::json;
 
@@ -33,7 +33,9 @@ impl Stop {
     /// Stops with a refusal the model can act on: `text`, and `reason` in
     /// the structured content.
     pub fn refused(reason: &str, text: impl Into<String>) -> Self {
-        let mut result = CallToolResult::error(vec![ContentBlock::text(text.into())]);
+        let text = text.into();
+        tracing::info!(reason, text = %crate::values::answer::escaped(&text), "tool refused");
+        let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
         result.structured_content = Some(json!({ "reason": reason }));
         Self(Halt::Failed(result))
     }
@@ -71,7 +73,28 @@ impl fmt::Debug for Stop {
 }
 
 impl From<Error> for Stop {
+    /// The refusal as the tool's error result. The library logs boundary
+    /// and malformed-input refusals at `INFO` itself, the others (a missing
+    /// file, a permission the system refused, an I/O error) only at
+    /// `DEBUG`: these are logged here at `INFO`, so an operator hears every
+    /// refusal a tool answers once, with its reason.
     fn from(err: Error) -> Self {
+        let logged = err.kind().is_boundary()
+            || matches!(
+                err.kind(),
+                ErrorKind::InvalidUri
+                    | ErrorKind::NotAbsolute
+                    | ErrorKind::InvalidPath
+                    | ErrorKind::SymlinkLoop
+            );
+        if !logged {
+            tracing::info!(
+                reason = err.reason(),
+                op = ?err.operation(),
+                input = %err.escaped_input(),
+                "tool refused"
+            );
+        }
         Self(Halt::Failed(tool_error(&err)))
     }
 }

@@ -4,7 +4,10 @@
 //! - Texts diffed by jsdiff: `JSDIFF=/path/to/node_modules/diff cargo test
 //!   -p mcp-roots-fs against_node -- --ignored --nocapture`.
 //! - Edits applied by the original's `applyFileEdits` (its matching, its
-//!   diff): `ORIGINAL_LIB=/path/to/server-filesystem/dist/lib.js`.
+//!   diff, its refusal of an edit that matches nowhere):
+//!   `ORIGINAL_LIB=/path/to/server-filesystem/dist/lib.js`, of 2.3.0
+//!   (`npm pack @modelcontextprotocol/server-filesystem@2.3.0`; its
+//!   `lib.js` runs under Node 20 too).
 //!
 //! `CASES` cases each (20,000 by default) of up to `LINES` lines (30);
 //! `SEED` picks them.
