@@ -23,6 +23,7 @@
 
 pub mod across;
 pub mod input;
+pub mod nesting;
 pub mod parts;
 pub mod walk;
 
