@@ -196,3 +196,26 @@ pub fn must_allow_across_served(
         _ => None,
     }
 }
+
+/// Why a change to the object at `path` (an absolute physical path inside
+/// the directories) must be refused by the set of [`judge_served`]: it
+/// lies in a read-only served directory, or every root holding it hides it
+/// or keeps it read-only ([`change_refused`](super::change_refused)).
+pub fn change_refused_served(
+    roots: &[String],
+    read_only: &[String],
+    parts: &Parts,
+    path: &Path,
+) -> Option<String> {
+    if let Some(dir) = accepted(read_only)
+        .iter()
+        .find(|r| path.starts_with(&r.resolved))
+    {
+        let (shown, dir) = (path.display(), dir.resolved.display());
+        return Some(format!(
+            "read_only: {shown} lies in the read-only served directory {dir}"
+        ));
+    }
+    let all: Vec<String> = roots.iter().chain(read_only).cloned().collect();
+    super::change_refused(&all, parts, path)
+}
