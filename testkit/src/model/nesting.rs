@@ -3,7 +3,7 @@
 //! per other served directory it physically contains, so the strictest
 //! answer wins.
 //!
-//! [`judge_with`](super::judge_with) already judges the patterns of every
+//! [`judge_with`] already judges the patterns of every
 //! root holding an object (each root's patterns anchored at its own
 //! place). This module adds what it does not see:
 //!
