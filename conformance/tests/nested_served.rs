@@ -299,3 +299,54 @@ fn a_tracked_file_is_revoked_when_a_directory_it_lies_in_comes_to_be_served() {
         "ok"
     );
 }
+
+/// Two spellings of one served directory (its own name and a link to it)
+/// are two roots: each carries the layers of the directories inside it,
+/// so a change through the link's spelling is refused as through the
+/// name's, and an inner anchored pattern hides through both.
+#[test]
+fn every_spelling_of_a_served_directory_carries_the_layers() {
+    let fx = tree();
+    symlink("d", fx.path("ld")).expect("symlink");
+    let (d, ld) = (fx.subst("{T}/d"), fx.subst("{T}/ld"));
+    for order in [[d.clone(), ld.clone()], [ld.clone(), d.clone()]] {
+        let live = Roots::builder()
+            .ceiling(order.clone())
+            .read_only_ceiling([fx.subst("{T}/d/ro2")])
+            .empty_roots(EmptyRoots::Ceiling)
+            .build();
+        live.replace_undeclared();
+        let set = live.load().set().clone();
+        for base in [&d, &ld] {
+            let file = format!("{base}/ro2/f.txt");
+            assert_eq!(
+                reason(set.read(file.as_str())),
+                "ok",
+                "{order:?}: read {file}"
+            );
+            let written = set.write_atomic(file.as_str(), b"x");
+            assert_eq!(reason(written), "read_only", "{order:?}: write {file}");
+            let created = set.create_new(format!("{base}/ro2/new.txt").as_str());
+            assert_eq!(reason(created), "read_only", "{order:?}: create in {base}");
+        }
+        let hiding = RootSet::builder()
+            .root(&order[0])
+            .root(&order[1])
+            .root(fx.subst("{T}/d/inner"))
+            .hide(hide())
+            .build();
+        for base in [&d, &ld] {
+            let secret = format!("{base}/inner/secrets/k.txt");
+            assert_eq!(
+                reason(hiding.read(secret.as_str())),
+                "hidden",
+                "{order:?}: {secret}"
+            );
+        }
+    }
+    assert_eq!(
+        std::fs::read(fx.path("d/ro2/f.txt")).unwrap(),
+        b"d/ro2/f.txt"
+    );
+    assert!(!fx.path("d/ro2/new.txt").exists());
+}

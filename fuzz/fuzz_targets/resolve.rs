@@ -1,7 +1,8 @@
 //! Fuzz target `resolve`: one operation, its roots, its input and a small
 //! list of hide and read-only patterns from a fixed alphabet (the text
-//! format of `testkit::check::ResolveCase`) in a fixed tree built once per
-//! process, checked against the reference model
+//! format of `testkit::check::ResolveCase`; a root line `ro:` serves that
+//! directory read-only, nested in the others as an operator's ceiling) in
+//! a fixed tree built once per process, checked against the reference model
 //! (`testkit::check::resolution`). The tree is rebuilt when an operation
 //! changed it.
 

@@ -39,22 +39,23 @@ pub(crate) fn layered(roots: Vec<Arc<Root>>, rejected: &mut Vec<Rejected>) -> Ve
     {
         return roots;
     }
-    let mut by_path: HashMap<&Path, usize> = HashMap::with_capacity(roots.len());
+    // Every root at a path: two spellings of one directory (a link to it
+    // and its own name) are two roots, and each carries the layers.
+    let mut by_path: HashMap<&Path, Vec<usize>> = HashMap::with_capacity(roots.len());
     for (i, root) in roots.iter().enumerate() {
-        by_path.entry(root.resolved.as_path()).or_insert(i);
+        by_path.entry(root.resolved.as_path()).or_default().push(i);
     }
     let mut nested: Vec<Vec<Nested>> = vec![Vec::new(); roots.len()];
     for inner in roots.iter().filter(|r| adds(r)) {
         for ancestor in inner.resolved.ancestors().skip(1) {
-            let Some(&at) = by_path.get(ancestor) else {
-                continue;
-            };
-            let outer = &roots[at];
-            if outer.id == inner.id {
-                continue;
-            }
-            if let Some(layer) = layer_of(inner, outer) {
-                nested[at].push(layer);
+            for &at in by_path.get(ancestor).into_iter().flatten() {
+                let outer = &roots[at];
+                if outer.id == inner.id {
+                    continue;
+                }
+                if let Some(layer) = layer_of(inner, outer) {
+                    nested[at].push(layer);
+                }
             }
         }
     }

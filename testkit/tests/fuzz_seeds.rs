@@ -62,14 +62,21 @@ fn resolve_seeds() {
     let mut failures = Vec::new();
     let seeds = seeds("resolve");
     let mut tree: Option<Fixture> = None;
-    let (mut allowed, mut judged) = (0, 0);
+    let (mut allowed, mut judged, mut nested) = (0, 0, 0);
     for (name, bytes) in &seeds {
         let Some(case) = ResolveCase::from_bytes(bytes) else {
             continue;
         };
+        let is_nested = name.starts_with("nested-");
         let fx = tree.get_or_insert_with(|| Fixture::with_setup(&fixed_tree()).expect("tree"));
         match case.check(fx) {
+            Ok(outcome) if is_nested && outcome.skipped => {
+                failures.push(format!(
+                    "{name}: skipped (nested served directories unchecked)"
+                ));
+            }
             Ok(outcome) => {
+                nested += usize::from(is_nested);
                 allowed += usize::from(outcome.allowed);
                 judged += usize::from(outcome.judged);
                 if outcome.dirty {
@@ -80,8 +87,12 @@ fn resolve_seeds() {
         }
     }
     eprintln!(
-        "resolve: {} seeds replayed, {allowed} allowed, {judged} judged exactly",
+        "resolve: {} seeds replayed, {allowed} allowed, {judged} judged exactly, {nested} with nested served directories",
         seeds.len()
+    );
+    assert!(
+        nested >= 15,
+        "only {nested} seeds with nested served directories"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -9,13 +9,17 @@
 //! letters gives the set's own patterns: each lowercase letter names a
 //! hide pattern of [`HIDE_ALPHABET`], each uppercase one a read-only
 //! pattern of [`READ_ONLY_ALPHABET`] (other characters are ignored; at
-//! most [`MAX_PATTERNS`]).
+//! most [`MAX_PATTERNS`]). A root line `ro:` followed by a path names a
+//! directory served read-only: a case with one is served as an operator's
+//! ceiling of the other roots writable and those read-only, the patterns
+//! the policy's ([`resolution_served`]), so nested served directories are
+//! fuzzed too.
 
 use crate::corpus::SetupOp;
 use crate::fixture::Fixture;
 use crate::model::parts::Parts;
 
-use super::{Operation, Outcome, resolution_with};
+use super::{Operation, Outcome, resolution_served};
 
 /// The hide patterns a case can name (`a`, `b`, …): names of the fixed
 /// tree, directory patterns with and without `/`, anchored and not, a
@@ -142,9 +146,16 @@ impl ResolveCase {
     ///
     /// As [`resolution`](super::resolution).
     pub fn check(&self, fx: &Fixture) -> Result<Outcome, String> {
-        let roots: Vec<String> = self.roots.iter().map(|r| fx.subst(r)).collect();
+        let (read_only, roots): (Vec<&String>, Vec<&String>) =
+            self.roots.iter().partition(|r| r.starts_with("ro:"));
+        let roots: Vec<String> = roots.iter().map(|r| fx.subst(r)).collect();
+        let read_only: Vec<String> = read_only
+            .iter()
+            .map(|r| fx.subst(&r["ro:".len()..]))
+            .collect();
         let parts = self.patterns();
-        resolution_with(fx, &roots, &parts, &fx.subst(&self.input), self.op)
+        let input = fx.subst(&self.input);
+        resolution_served(fx, &roots, &read_only, &parts, &input, self.op)
     }
 }
 
@@ -254,6 +265,11 @@ mod tests {
         assert_eq!(patterns.read_only, ["/x.txt"]);
         assert_eq!(ResolveCase::from_bytes(&parts.to_bytes()), Some(parts));
         // A lone `parts:` line is the input.
+        let nested =
+            ResolveCase::from_bytes(b"create_new\nparts:c\n{T}/a\nro:{T}/a/sub\n{T}/a/sub/n")
+                .unwrap();
+        assert_eq!(nested.roots, ["{T}/a", "ro:{T}/a/sub"]);
+        assert_eq!(ResolveCase::from_bytes(&nested.to_bytes()), Some(nested));
         let lone = ResolveCase::from_bytes(b"open\nparts:a").unwrap();
         assert_eq!((lone.input.as_str(), lone.parts.as_str()), ("parts:a", ""));
     }

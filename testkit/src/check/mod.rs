@@ -26,7 +26,7 @@ pub use case::{
 };
 pub use parse::{ParseOutcome, parse};
 pub use plan::{PlanOutcome, plan, plan_case, plan_with};
-pub use resolution::{Outcome, resolution, resolution_with};
+pub use resolution::{Outcome, resolution, resolution_served, resolution_with};
 
 /// A library operation that [`resolution`] checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -7,14 +7,17 @@ use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use mcp_roots::{Error, Patterns, RootSet, ScopedPath, WalkLimits};
+use mcp_roots::{EmptyRoots, Error, Patterns, RootSet, Roots, ScopedPath, WalkLimits};
 
 use super::Operation;
 use crate::corpus::Op;
 use crate::fixture::{Fixture, TreeSnapshot};
+use crate::model::nesting::{
+    change_refused_served, entry_hidden_through, judge_served, must_allow_across_served,
+};
 use crate::model::parts::Parts;
 use crate::model::walk::Step;
-use crate::model::{self, Root, Verdict, judge_with};
+use crate::model::{self, Root, Verdict};
 
 /// What [`resolution`] found for one input and operation.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -81,10 +84,42 @@ pub fn resolution_with(
     input: &str,
     op: Operation,
 ) -> Result<Outcome, String> {
-    let set = if parts.is_empty() {
+    resolution_served(fx, roots, &[], parts, input, op)
+}
+
+/// [`resolution_with`] on an operator's ceiling serving `roots` writable
+/// and the `read_only` directories read-only (mostly inside them), with
+/// `parts` as the policy's patterns, served whole, judged by
+/// [`judge_served`]: besides the rules above, a change to an object in a
+/// read-only directory is refused, and a listing through the outermost
+/// root leaves out what any root holding an entry hides. With no
+/// read-only directory it is [`resolution_with`].
+///
+/// # Errors
+///
+/// As [`resolution_with`].
+pub fn resolution_served(
+    fx: &Fixture,
+    roots: &[String],
+    read_only: &[String],
+    parts: &Parts,
+    input: &str,
+    op: Operation,
+) -> Result<Outcome, String> {
+    let parse = |p: &[String]| Patterns::parse(p).map_err(|e| e.to_string());
+    let set = if !read_only.is_empty() {
+        let live = Roots::builder()
+            .ceiling(roots.to_vec())
+            .read_only_ceiling(read_only.to_vec())
+            .hide(parse(&parts.hide)?)
+            .read_only(parse(&parts.read_only)?)
+            .empty_roots(EmptyRoots::Ceiling)
+            .build();
+        live.replace_undeclared();
+        live.load().set().clone()
+    } else if parts.is_empty() {
         RootSet::from_uris(roots.to_vec())
     } else {
-        let parse = |p: &[String]| Patterns::parse(p).map_err(|e| e.to_string());
         let mut builder = RootSet::builder();
         for root in roots {
             builder = builder.root(root);
@@ -105,7 +140,8 @@ pub fn resolution_with(
             ..Outcome::default()
         });
     }
-    let Some(model_roots) = agreed_roots(roots, &set)? else {
+    let all: Vec<String> = roots.iter().chain(read_only).cloned().collect();
+    let Some(model_roots) = agreed_roots(&all, &set)? else {
         return Ok(Outcome {
             skipped: true,
             ..Outcome::default()
@@ -115,6 +151,8 @@ pub fn resolution_with(
         fx,
         set: &set,
         roots,
+        read_only,
+        all: &all,
         parts,
         model_roots,
         input,
@@ -193,6 +231,10 @@ struct Run<'a> {
     fx: &'a Fixture,
     set: &'a RootSet,
     roots: &'a [String],
+    /// The directories served read-only besides `roots`.
+    read_only: &'a [String],
+    /// `roots` and `read_only`.
+    all: &'a [String],
     parts: &'a Parts,
     model_roots: Vec<PathBuf>,
     input: &'a str,
@@ -215,7 +257,7 @@ enum Seen {
 
 impl Run<'_> {
     fn judge(&self, op: Op) -> Verdict {
-        judge_with(self.roots, self.parts, self.input, op)
+        judge_served(self.roots, self.read_only, self.parts, self.input, op)
     }
 
     /// What a library that follows links and `..` across roots must reach
@@ -227,7 +269,7 @@ impl Run<'_> {
             Operation::CreateNew | Operation::CreateDir => Op::WriteNew,
             _ => return None,
         };
-        model::must_allow_across_with(self.roots, self.parts, self.input, op)
+        must_allow_across_served(self.roots, self.read_only, self.parts, self.input, op)
     }
 
     fn dispatch(&self) -> Result<Outcome, String> {
@@ -379,7 +421,7 @@ impl Run<'_> {
     /// reaches (a file, a directory, or the new name) lies, beneath every
     /// root holding it, in a part hidden or kept read-only.
     fn must_refuse_change(&self) -> Option<String> {
-        if self.parts.is_empty() {
+        if self.parts.is_empty() && self.read_only.is_empty() {
             return None;
         }
         [Op::Read, Op::List, Op::WriteNew]
@@ -391,7 +433,7 @@ impl Run<'_> {
                     Some(why)
                 }
                 Verdict::Allow { target, .. } => {
-                    model::change_refused(self.roots, self.parts, &target)
+                    change_refused_served(self.roots, self.read_only, self.parts, &target)
                 }
                 Verdict::Deny { .. } => None,
             })
@@ -408,7 +450,7 @@ impl Run<'_> {
         for entry in fs::read_dir(target).map_err(|e| format!("{target:?}: {e}"))? {
             let name = entry.map_err(|e| e.to_string())?.file_name();
             let listed = names.contains(name.as_encoded_bytes());
-            match model::entry_hidden(self.roots, self.parts, target, &name) {
+            match entry_hidden_through(self.all, self.parts, self.input, target, &name) {
                 Some(true) if listed => return Err(format!("it listed the hidden {name:?}")),
                 Some(false) if !listed => return Err(format!("it left out {name:?}")),
                 _ => {}

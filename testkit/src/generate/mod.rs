@@ -332,27 +332,47 @@ pub struct Scene {
     pub probes: Vec<(Op, String)>,
     /// The set's own hide and read-only patterns (relative to each root).
     pub parts: Parts,
+    /// Directories served read-only besides `roots` (paths with `{T}`),
+    /// mostly inside them; empty in most scenes. A scene with some is
+    /// served as an operator's ceiling: `roots` writable, these
+    /// read-only, `parts` anchored at each.
+    pub read_only_roots: Vec<String>,
 }
 
 /// Random scenes with `probes` inputs each, with the files and links the
-/// patterns are about and, in most scenes, a few patterns.
+/// patterns are about and, in most scenes, a few patterns; a third of
+/// them serve one or two directories read-only as well (nested served
+/// directories: see [`model::nesting`](crate::model::nesting)).
 pub fn scene(probes: usize) -> impl Strategy<Value = Scene> {
-    (setup(), root_specs(), parts())
-        .prop_flat_map(move |(mut setup, specs, parts)| {
+    let read_only = prop_oneof![
+        2 => Just(Vec::new()),
+        1 => vec(select(READ_ONLY_ROOT_DIRS), 1..=2),
+    ];
+    (setup(), root_specs(), parts(), read_only)
+        .prop_flat_map(move |(mut setup, specs, parts, read_only)| {
             part_setup(&mut setup);
             let mut dirs: Vec<_> = specs.iter().map(|spec| spec.1).collect();
             dirs.retain(|dir| !matches!(*dir, "missing" | "a/x.txt"));
+            dirs.extend(read_only.iter().copied());
             if dirs.is_empty() {
                 dirs.push("a");
             }
             let probe = select(OPS).prop_flat_map(move |op| (Just(op), input(op, dirs.clone())));
-            (Just(setup), Just(specs), vec(probe, probes), Just(parts))
+            let probes = vec(probe, probes);
+            (
+                Just(setup),
+                Just(specs),
+                probes,
+                Just(parts),
+                Just(read_only),
+            )
         })
-        .prop_map(|(setup, specs, probes, parts)| Scene {
+        .prop_map(|(setup, specs, probes, parts, read_only)| Scene {
             setup,
             roots: specs.iter().map(root_uri).collect(),
             probes,
             parts,
+            read_only_roots: read_only.iter().map(|d| format!("{{T}}/{d}")).collect(),
         })
 }
 

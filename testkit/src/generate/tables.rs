@@ -69,6 +69,13 @@ pub(super) const ROOT_DIRS: &[&str] = &[
     "o/sub", "missing", "a/x.txt",
 ];
 
+/// Directories below `{T}` served read-only in some scenes: mostly
+/// inside the usual roots (nested), once beside them.
+#[rustfmt::skip]
+pub(super) const READ_ONLY_ROOT_DIRS: &[&str] = &[
+    "a/sub", "a/sub", "a/sub/deep", "b/sub", "a/sub", "o/sub",
+];
+
 /// Suffixes of a root URI.
 pub(super) const ROOT_SUFFIXES: &[&str] = &["", "", "", "", "/", "/."];
 

@@ -24,6 +24,7 @@
 pub mod across;
 pub mod grants;
 pub mod input;
+pub mod nesting;
 pub mod parts;
 pub mod walk;
 
