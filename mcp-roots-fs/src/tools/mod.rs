@@ -33,41 +33,54 @@ pub(crate) mod write_file;
 use std::io::Read;
 
 use mcp_roots::{ScopedPath, Snapshot, TrackedFile};
-use mcp_roots_rmcp::{Progress, Stop, ToolCall};
+use mcp_roots_rmcp::{Ask, Needs, Progress, Stop, ToolCall};
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 
 use crate::context::{Bounds, Context};
 
 /// Serves `call` with `body` on the calling task: a body of a system call
 /// or two, which the blocking pool's hand-off would cost more than.
+/// `needs` (the paths `args` declares) is asked about first under
+/// `--ask-within`, and not judged at all without it.
 pub(crate) async fn inline<A>(
     cx: &Context,
     call: ToolCall,
+    needs: Needs,
     args: A,
     body: impl FnOnce(&Snapshot<'_>, &A) -> Result<CallToolResult, Stop>,
 ) -> CallToolResponse {
-    cx.roots.serve(call, move |snap| body(snap, &args)).await
+    let work = move |snap: &Snapshot<'_>| body(snap, &args);
+    if cx.asks && !needs.is_empty() {
+        cx.roots.serve_needing(call, needs, work).await
+    } else {
+        cx.roots.serve(call, work).await
+    }
 }
 
 /// Serves `call` with `body` on the blocking pool: a body that reads a
-/// file.
+/// file. `needs` as for [`inline`].
 pub(crate) async fn blocking<A: Send + 'static>(
     cx: &Context,
     call: ToolCall,
+    needs: Needs,
     args: A,
     body: impl FnOnce(&Snapshot<'_>, &A) -> Result<CallToolResult, Stop> + Send + 'static,
 ) -> CallToolResponse {
-    cx.roots
-        .serve_blocking(call, move |snap| body(snap, &args))
-        .await
+    let work = move |snap: &Snapshot<'_>| body(snap, &args);
+    if cx.asks && !needs.is_empty() {
+        cx.roots.serve_blocking_needing(call, needs, work).await
+    } else {
+        cx.roots.serve_blocking(call, work).await
+    }
 }
 
 /// Serves `call` with `body` on the blocking pool, with the session's walk
 /// bounds and the call's progress (reports and cancellation): a body that
-/// lists or walks directories.
+/// lists or walks directories. `needs` as for [`inline`].
 pub(crate) async fn walking<A: Send + 'static>(
     cx: &Context,
     call: ToolCall,
+    needs: Needs,
     progress: Progress,
     args: A,
     body: impl FnOnce(&Snapshot<'_>, Bounds, &Progress, &A) -> Result<CallToolResult, Stop>
@@ -75,9 +88,21 @@ pub(crate) async fn walking<A: Send + 'static>(
     + 'static,
 ) -> CallToolResponse {
     let bounds = cx.bounds;
-    cx.roots
-        .serve_blocking(call, move |snap| body(snap, bounds, &progress, &args))
-        .await
+    blocking(cx, call, needs, (), move |snap, ()| {
+        body(snap, bounds, &progress, &args)
+    })
+    .await
+}
+
+/// For a tool with a `run` of its own (one that may ask its own question
+/// after): asks about `needs` under `--ask-within` (nothing without it),
+/// and leaves the call one more question than it had.
+pub(crate) async fn need(asks: bool, ask: &mut Ask, needs: &Needs) -> Result<(), Stop> {
+    if asks && !needs.is_empty() {
+        ask.need(needs).await?;
+        ask.limit(2);
+    }
+    Ok(())
 }
 
 /// A failure of the tool's own (not a refusal of the boundary), as the
