@@ -116,11 +116,8 @@ async fn past_the_area_and_hidden_paths_are_refused_without_a_question() {
     let (conn, script) = session(&tree, true).await;
     let c = &conn.client;
     let outside = read(c, &tree.at("outside/x.md")).await;
-    let why = reason(&outside);
-    assert!(
-        matches!(why.as_deref(), Some("outside_roots" | "no_roots")),
-        "{outside:?}"
-    );
+    // Nothing is shared or granted yet: the set is empty.
+    assert_eq!(reason(&outside).as_deref(), Some("no_roots"), "{outside:?}");
     let hidden = read(c, &tree.at("area/key.pem")).await;
     assert_eq!(reason(&hidden).as_deref(), Some("hidden"), "{hidden:?}");
     let listed = call(c, "list_directory", json!({ "path": tree.at("outside") })).await;
@@ -175,6 +172,14 @@ async fn a_grant_for_the_session_is_not_asked_again_and_is_listed() {
         )),
         "{allowed}"
     );
+    // Past the area, with a grant in the set: outside_roots, no question.
+    let outside = read(c, &tree.at("outside/x.md")).await;
+    assert_eq!(
+        reason(&outside).as_deref(),
+        Some("outside_roots"),
+        "{outside:?}"
+    );
+    assert_eq!(forms(&script).len(), 1);
     // A sibling of the grant is asked about anew.
     script.answer(decline());
     let sibling = read(c, &tree.at("area/a.md")).await;
@@ -324,5 +329,23 @@ async fn on_2026_07_28_only_this_call_is_offered() {
     let hidden = read(c, &tree.at("area/key.pem")).await;
     assert_eq!(reason(&hidden).as_deref(), Some("hidden"), "{hidden:?}");
     assert_eq!(forms(&script).len(), 1);
+    assert!(conn.close().await);
+}
+
+/// With a DIR, the area must lie inside it: one outside grants nothing
+/// (the core refuses it at admission and logs it), so nothing is asked.
+#[tokio::test]
+async fn an_area_outside_the_directories_grants_nothing() {
+    let tree = Tree::new();
+    let script = ScriptedClient::new(false, true);
+    let mut args = tree.args();
+    args.push(tree.at("outside"));
+    let conn = start(&args, &script).await;
+    let c = &conn.client;
+    let served = read(c, &tree.at("outside/x.md")).await;
+    assert_eq!(text_of(&served), "x", "{served:?}");
+    let area = read(c, &tree.at("area/a.md")).await;
+    assert_eq!(reason(&area).as_deref(), Some("outside_roots"), "{area:?}");
+    assert!(script.asked().is_empty(), "nothing was asked");
     assert!(conn.close().await);
 }
