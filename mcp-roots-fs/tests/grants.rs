@@ -11,7 +11,7 @@
 
 mod common;
 
-use mcp_script::{Client, Connection, ScriptedClient, decline, modern_lifecycle, text_of};
+use mcp_script::{Client, Connection, ScriptedClient, accept, decline, modern_lifecycle, text_of};
 use rmcp::model::{CallToolResult, ElicitRequestParams, ProtocolVersion};
 use serde_json::json;
 use tempfile::TempDir;
@@ -348,4 +348,57 @@ async fn an_area_outside_the_directories_grants_nothing() {
     assert_eq!(reason(&area).as_deref(), Some("outside_roots"), "{area:?}");
     assert!(script.asked().is_empty(), "nothing was asked");
     assert!(conn.close().await);
+}
+
+/// `read_multiple_files` asks once for all its paths outside the roots.
+#[tokio::test]
+async fn read_multiple_files_asks_once_for_all_its_paths() {
+    let tree = Tree::new();
+    let (conn, script) = session(&tree, true).await;
+    let c = &conn.client;
+    let paths = [tree.at("area/a.md"), tree.at("area/notes/n.md")];
+    script.pick("grant", "this call");
+    let got = call(c, "read_multiple_files", json!({ "paths": paths })).await;
+    let text = text_of(&got);
+    assert!(text.contains("alpha") && text.contains("note"), "{text}");
+    let asked = forms(&script);
+    assert_eq!(asked.len(), 1, "one question for both");
+    assert!(paths.iter().all(|p| asked[0].0.contains(p.as_str())));
+    assert!(conn.close().await);
+}
+
+/// `--confirm` after a grant: the grant question, then the confirmation
+/// (two questions in the call), on both eras.
+#[tokio::test]
+async fn confirm_asks_after_the_grant_on_both_eras() {
+    let tree = Tree::new();
+    let mut args = tree.args();
+    args.push("--confirm".to_owned());
+    for (version, lifecycle) in [
+        (
+            ProtocolVersion::V_2025_11_25,
+            rmcp::ClientLifecycleMode::Initialize,
+        ),
+        (ProtocolVersion::V_2026_07_28, modern_lifecycle()),
+    ] {
+        let script = ScriptedClient::new(false, true).speaking(version.clone());
+        let conn: Connection<NoServer> =
+            Connection::spawn(binary(), &args, script.clone(), lifecycle)
+                .await
+                .expect("the server starts");
+        let a = tree.at("area/a.md");
+        script.pick("grant", "this call");
+        script.answer(accept(json!({ "confirm": true })));
+        let written = call(
+            &conn.client,
+            "write_file",
+            json!({ "path": a, "content": "beta" }),
+        )
+        .await;
+        assert!(!failed(&written), "{version:?}: {written:?}");
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "beta");
+        assert_eq!(script.asked().len(), 2, "{version:?}");
+        std::fs::write(&a, "alpha").unwrap();
+        assert!(conn.close().await);
+    }
 }
