@@ -75,7 +75,8 @@ pub(crate) struct Cli {
     /// Let the kernel keep the directories too (Linux, Landlock): before
     /// serving, the process gives up every file outside the directories
     /// for good (read-only where they are read-only), so a file outside is
-    /// refused even to code that bypasses the boundary. `--confine`
+    /// refused even to code that bypasses the boundary (the --ask-within
+    /// directories are kept from the start, for later grants). `--confine`
     /// enforces what the kernel supports and logs what it did;
     /// `--confine=required` refuses to start unless the whole process is
     /// confined (Landlock ABI 3 or later).

@@ -8,9 +8,12 @@
 //! original's shapes ([`original::reply`](crate::original::reply)). The
 //! server registers each body with how it is served over the session's
 //! [`Context`]: [`inline`], [`blocking`] or [`walking`] (bounds and
-//! progress). The tools that may ask the user first (`write_file`,
-//! `append_file`, `edit_file`, `move_file`) have a `run` of their own, around bodies that
-//! touch the files.
+//! progress), and the paths its arguments declare
+//! ([`args::Declares`]): under `--ask-within`, one outside the roots is
+//! asked about before the body runs. The tools that may ask the user first
+//! (`write_file`, `append_file`, `edit_file`, `move_file`) have a `run` of
+//! their own, around bodies that touch the files, which asks about the
+//! declared paths first ([`need`]).
 
 pub(crate) mod append_file;
 pub(crate) mod args;
