@@ -204,6 +204,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn ask_within_repeats_and_leaves_the_directories_alone() {
+        let cli = Cli::try_parse_from([
+            "mcp-roots-fs",
+            "--ask-within",
+            "/a",
+            "/d",
+            "--ask-within=/b",
+            "--ask-within",
+            "-odd",
+        ])
+        .unwrap();
+        assert_eq!(cli.ask_within, ["/a", "/b", "-odd"]);
+        assert_eq!(cli.dirs, ["/d"]);
+        assert!(Cli::try_parse_from(["mcp-roots-fs", "--ask-within"]).is_err());
+    }
+
+    #[test]
     fn operator_dirs_resolve_like_the_original() {
         let home = Path::new("/home/a");
         let cwd = Path::new("/work/x");
