@@ -153,7 +153,7 @@ impl FsServer {
         let max_answer = self.cx.max_answer;
         reply::fitted(
             Shape::Text,
-            tools::blocking(&self.cx, call, args.needs(), args, move |snap, args| {
+            tools::blocking(&self.cx, call, Declares::needs, args, move |snap, args| {
                 tools::read_text_file::read(snap, max_answer, args)
             })
             .await,
@@ -175,7 +175,7 @@ impl FsServer {
         let max_answer = self.cx.max_answer;
         reply::fitted(
             Shape::Text,
-            tools::blocking(&self.cx, call, args.needs(), args, move |snap, args| {
+            tools::blocking(&self.cx, call, Declares::needs, args, move |snap, args| {
                 tools::read_text_file::read(snap, max_answer, args)
             })
             .await,
@@ -197,7 +197,7 @@ impl FsServer {
         let max_answer = self.cx.max_answer;
         reply::fitted(
             Shape::Media,
-            tools::blocking(&self.cx, call, args.needs(), args, move |snap, args| {
+            tools::blocking(&self.cx, call, Declares::needs, args, move |snap, args| {
                 tools::read_media_file::read(snap, max_answer, args)
             })
             .await,
@@ -221,7 +221,7 @@ impl FsServer {
             tools::blocking(
                 &self.cx,
                 call,
-                args.needs(),
+                Declares::needs,
                 args,
                 tools::read_multiple_files::read,
             )
@@ -300,7 +300,7 @@ impl FsServer {
             tools::inline(
                 &self.cx,
                 call,
-                args.changed(),
+                args::PathOnly::changed,
                 args,
                 tools::create_directory::create,
             )
@@ -326,7 +326,7 @@ impl FsServer {
             tools::walking(
                 &self.cx,
                 call,
-                args.needs(),
+                Declares::needs,
                 progress,
                 args,
                 tools::list_directory::list,
@@ -353,7 +353,7 @@ impl FsServer {
             tools::walking(
                 &self.cx,
                 call,
-                args.needs(),
+                Declares::needs,
                 progress,
                 args,
                 tools::list_directory_with_sizes::list,
@@ -380,7 +380,7 @@ impl FsServer {
             tools::walking(
                 &self.cx,
                 call,
-                args.needs(),
+                Declares::needs,
                 progress,
                 args,
                 tools::directory_tree::tree,
@@ -421,7 +421,14 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::blocking(&self.cx, call, args.needs(), args, tools::copy_file::copy).await,
+            tools::blocking(
+                &self.cx,
+                call,
+                Declares::needs,
+                args,
+                tools::copy_file::copy,
+            )
+            .await,
         )
     }
 
@@ -443,7 +450,7 @@ impl FsServer {
             tools::walking(
                 &self.cx,
                 call,
-                args.needs(),
+                Declares::needs,
                 progress,
                 args,
                 tools::search_files::search,
@@ -469,7 +476,7 @@ impl FsServer {
             tools::inline(
                 &self.cx,
                 call,
-                args.needs(),
+                Declares::needs,
                 args,
                 tools::get_file_info::info,
             )
@@ -485,19 +492,23 @@ impl FsServer {
         annotations(read_only_hint = true, idempotent_hint = true, destructive_hint = false, open_world_hint = false)
     )]
     async fn list_allowed_directories(&self, call: ToolCall) -> CallToolResponse {
-        let granted: Vec<_> = self
-            .cx
-            .roots
-            .roots()
-            .grants()
-            .into_iter()
-            .map(|(_, about)| about)
-            .collect();
+        // Grants exist only under --ask-within: no look-up without it.
+        let granted: Vec<_> = match self.cx.asks {
+            true => self.cx.roots.roots().grants(),
+            false => Vec::new(),
+        }
+        .into_iter()
+        .map(|(_, about)| about)
+        .collect();
         reply::fitted(
             Shape::Text,
-            tools::inline(&self.cx, call, Needs::new(), granted, |snap, granted| {
-                tools::list_allowed_directories::allowed(snap, granted)
-            })
+            tools::inline(
+                &self.cx,
+                call,
+                |_| Needs::new(),
+                granted,
+                |snap, granted| tools::list_allowed_directories::allowed(snap, granted),
+            )
             .await,
         )
     }

@@ -15,7 +15,7 @@ use rmcp::model::CallToolResponse;
 use crate::context::Context;
 use crate::original::paths::target;
 use crate::original::reply;
-use crate::tools::args::{AppendFile, Declares};
+use crate::tools::args::AppendFile;
 use crate::tools::failed;
 
 pub(crate) async fn run(cx: &Context, call: ToolCall, args: AppendFile) -> CallToolResponse {
@@ -23,7 +23,7 @@ pub(crate) async fn run(cx: &Context, call: ToolCall, args: AppendFile) -> CallT
     let asks = cx.asks;
     cx.roots
         .serve_with(call, move |mut ask| async move {
-            crate::tools::need(asks, &mut ask, &args.needs()).await?;
+            crate::tools::need(asks, &mut ask, &args).await?;
             let exists = confirm && {
                 let path = args.path.clone();
                 ask.files(move |snap| Ok(snap.metadata(target(snap, &path).as_str()).is_ok()))

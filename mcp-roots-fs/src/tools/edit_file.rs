@@ -21,7 +21,7 @@ use rmcp::model::CallToolResponse;
 use crate::context::Context;
 use crate::original::paths::{read_refusal, target};
 use crate::original::reply;
-use crate::tools::args::{Declares, EditFile};
+use crate::tools::args::EditFile;
 use crate::tools::bounded::{Instead, read_whole, text_fits, too_large};
 use crate::tools::physical;
 
@@ -31,7 +31,7 @@ pub(crate) async fn run(cx: &Context, call: ToolCall, args: EditFile) -> CallToo
     let max_answer = cx.max_answer;
     cx.roots
         .serve_with(call, move |mut ask| async move {
-            crate::tools::need(asks, &mut ask, &args.needs()).await?;
+            crate::tools::need(asks, &mut ask, &args).await?;
             let path = args.path.clone();
             let edits: Vec<(String, String)> = args
                 .edits

@@ -40,24 +40,31 @@ use mcp_roots_rmcp::{Ask, Needs, Progress, Stop, ToolCall};
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 
 use crate::context::{Bounds, Context};
+use crate::tools::args::Declares;
 
 /// Serves `call` with `body` on the calling task: a body of a system call
 /// or two, which the blocking pool's hand-off would cost more than.
 /// `needs` (the paths `args` declares) is asked about first under
-/// `--ask-within`, and not judged at all without it.
+/// `--ask-within`, and not even built without it.
 pub(crate) async fn inline<A>(
     cx: &Context,
     call: ToolCall,
-    needs: Needs,
+    needs: impl FnOnce(&A) -> Needs,
     args: A,
     body: impl FnOnce(&Snapshot<'_>, &A) -> Result<CallToolResult, Stop>,
 ) -> CallToolResponse {
+    let needs = declared(cx, &args, needs);
     let work = move |snap: &Snapshot<'_>| body(snap, &args);
-    if cx.asks && !needs.is_empty() {
-        cx.roots.serve_needing(call, needs, work).await
-    } else {
-        cx.roots.serve(call, work).await
+    match needs {
+        Some(needs) => cx.roots.serve_needing(call, needs, work).await,
+        None => cx.roots.serve(call, work).await,
     }
+}
+
+/// What `args` declare (`needs`), under `--ask-within` and when there is
+/// any; `None` otherwise, without building it.
+fn declared<A>(cx: &Context, args: &A, needs: impl FnOnce(&A) -> Needs) -> Option<Needs> {
+    cx.asks.then(|| needs(args)).filter(|n| !n.is_empty())
 }
 
 /// Serves `call` with `body` on the blocking pool: a body that reads a
@@ -65,15 +72,15 @@ pub(crate) async fn inline<A>(
 pub(crate) async fn blocking<A: Send + 'static>(
     cx: &Context,
     call: ToolCall,
-    needs: Needs,
+    needs: impl FnOnce(&A) -> Needs,
     args: A,
     body: impl FnOnce(&Snapshot<'_>, &A) -> Result<CallToolResult, Stop> + Send + 'static,
 ) -> CallToolResponse {
+    let needs = declared(cx, &args, needs);
     let work = move |snap: &Snapshot<'_>| body(snap, &args);
-    if cx.asks && !needs.is_empty() {
-        cx.roots.serve_blocking_needing(call, needs, work).await
-    } else {
-        cx.roots.serve_blocking(call, work).await
+    match needs {
+        Some(needs) => cx.roots.serve_blocking_needing(call, needs, work).await,
+        None => cx.roots.serve_blocking(call, work).await,
     }
 }
 
@@ -83,7 +90,7 @@ pub(crate) async fn blocking<A: Send + 'static>(
 pub(crate) async fn walking<A: Send + 'static>(
     cx: &Context,
     call: ToolCall,
-    needs: Needs,
+    needs: impl FnOnce(&A) -> Needs,
     progress: Progress,
     args: A,
     body: impl FnOnce(&Snapshot<'_>, Bounds, &Progress, &A) -> Result<CallToolResult, Stop>
@@ -91,18 +98,28 @@ pub(crate) async fn walking<A: Send + 'static>(
     + 'static,
 ) -> CallToolResponse {
     let bounds = cx.bounds;
-    blocking(cx, call, needs, (), move |snap, ()| {
-        body(snap, bounds, &progress, &args)
-    })
+    let needs = declared(cx, &args, needs);
+    blocking(
+        cx,
+        call,
+        |()| needs.unwrap_or_default(),
+        (),
+        move |snap, ()| body(snap, bounds, &progress, &args),
+    )
     .await
 }
 
 /// For a tool with a `run` of its own (one that may ask its own question
-/// after): asks about `needs` under `--ask-within` (nothing without it),
-/// and leaves the call one more question than it had.
-pub(crate) async fn need(asks: bool, ask: &mut Ask, needs: &Needs) -> Result<(), Stop> {
-    if asks && !needs.is_empty() {
-        ask.need(needs).await?;
+/// after): asks about what `args` declare under `--ask-within` (nothing,
+/// and nothing built, without it), and leaves the call one more question
+/// than it had.
+pub(crate) async fn need(asks: bool, ask: &mut Ask, args: &impl Declares) -> Result<(), Stop> {
+    if !asks {
+        return Ok(());
+    }
+    let needs = args.needs();
+    if !needs.is_empty() {
+        ask.need(&needs).await?;
         ask.limit(2);
     }
     Ok(())
