@@ -15,13 +15,6 @@ pub(crate) trait Declares {
     fn needs(&self) -> Needs;
 }
 
-/// `list_allowed_directories`: no path.
-impl Declares for () {
-    fn needs(&self) -> Needs {
-        Needs::new()
-    }
-}
-
 impl Declares for ReadTextFile {
     fn needs(&self) -> Needs {
         Needs::new().read(&self.path)
