@@ -24,9 +24,20 @@ pub(crate) struct Cli {
     /// original's --confine-roots). Without any DIR (and no --read-only-dir)
     /// nothing bounds the client's roots: the server serves whatever
     /// folders a client shares, `file:///` included, and nothing to a
-    /// client that shares none; it warns about this at start.
+    /// client that shares none; it warns about this at start. With
+    /// --ask-within and no DIR, nothing is served until the user grants it.
     #[arg(value_name = "DIR")]
     pub(crate) dirs: Vec<String>,
+
+    /// A directory beneath which the user may grant access by answering a
+    /// question (repeatable; form elicitation, where the client supports
+    /// it). A path there that no shared folder reaches is asked about:
+    /// this call, this session, or no. Inside the DIRs when there are any
+    /// (one outside them grants nothing, and is logged); with no DIR,
+    /// nothing at all is served until the user grants it. Hidden parts are
+    /// never asked about; read-only parts stay read-only.
+    #[arg(long = "ask-within", value_name = "DIR", allow_hyphen_values = true)]
+    pub(crate) ask_within: Vec<String>,
 
     /// Accepted for the original's command line; it changes nothing:
     /// mcp-roots-fs always confines a client's roots to the directories (a
@@ -64,7 +75,8 @@ pub(crate) struct Cli {
     /// Let the kernel keep the directories too (Linux, Landlock): before
     /// serving, the process gives up every file outside the directories
     /// for good (read-only where they are read-only), so a file outside is
-    /// refused even to code that bypasses the boundary. `--confine`
+    /// refused even to code that bypasses the boundary (the --ask-within
+    /// directories are kept from the start, for later grants). `--confine`
     /// enforces what the kernel supports and logs what it did;
     /// `--confine=required` refuses to start unless the whole process is
     /// confined (Landlock ABI 3 or later).
@@ -190,6 +202,23 @@ fn lexical(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ask_within_repeats_and_leaves_the_directories_alone() {
+        let cli = Cli::try_parse_from([
+            "mcp-roots-fs",
+            "--ask-within",
+            "/a",
+            "/d",
+            "--ask-within=/b",
+            "--ask-within",
+            "-odd",
+        ])
+        .unwrap();
+        assert_eq!(cli.ask_within, ["/a", "/b", "-odd"]);
+        assert_eq!(cli.dirs, ["/d"]);
+        assert!(Cli::try_parse_from(["mcp-roots-fs", "--ask-within"]).is_err());
+    }
 
     #[test]
     fn operator_dirs_resolve_like_the_original() {

@@ -13,6 +13,11 @@ pub(crate) const NO_DIRECTORIES: &str = "Warning: no directory given: nothing bo
 client's roots. Every folder a client shares is served (file:/// included), and nothing to a \
 client that shares none. Give at least one DIR to bound what clients can reach.";
 
+/// What a start with `--ask-within` and no directory serves.
+pub(crate) const ONLY_GRANTS: &str = "No directory given, --ask-within set: nothing is served \
+until the user grants it, by answering a question, beneath the --ask-within directories \
+(the client's roots serve nothing).";
+
 /// The refusal of a `--read-only-dir` that is not an existing directory
 /// (2.3.0's sentence).
 fn read_only_dir_missing(given: &str, why: &str) -> String {
@@ -60,6 +65,9 @@ pub(crate) struct Config {
     pub(crate) dirs: Vec<PathBuf>,
     /// The read-only directories.
     pub(crate) read_only_dirs: Vec<PathBuf>,
+    /// The area the user may be asked about (`--ask-within`), resolved as
+    /// the directories are; the core judges it against them.
+    pub(crate) ask_within: Vec<PathBuf>,
     pub(crate) read_only: bool,
     /// The parts of every directory that are hidden (`--hide`).
     pub(crate) hide: Patterns,
@@ -114,9 +122,11 @@ impl Config {
         if given > 0 && dirs.is_empty() && read_only_dirs.is_empty() {
             return Err("none of the specified directories is accessible".to_owned());
         }
+        let ask_within = cli.ask_within.iter().map(resolve).collect();
         Ok(Self {
             dirs,
             read_only_dirs,
+            ask_within,
             read_only: cli.read_only,
             hide: cli.hidden()?,
             protect: cli.protected()?,
@@ -137,7 +147,17 @@ impl Config {
     pub(crate) fn announce(&self, transport: &str) {
         eprintln!("{}", self.effective_lines());
         if self.dirs.is_empty() && self.read_only_dirs.is_empty() {
-            eprintln!("{NO_DIRECTORIES}");
+            if self.ask_within.is_empty() {
+                eprintln!("{NO_DIRECTORIES}");
+            } else {
+                eprintln!("{ONLY_GRANTS}");
+            }
+        }
+        if !self.ask_within.is_empty() {
+            eprintln!("The user may be asked for access beneath:");
+            for dir in &self.ask_within {
+                eprintln!("  {}", dir.display());
+            }
         }
         let dirs: Vec<_> = self.dirs.iter().map(|d| d.display().to_string()).collect();
         let read_only_dirs: Vec<_> = self
@@ -147,11 +167,17 @@ impl Config {
             .collect();
         let hide: Vec<&str> = self.hide.iter().collect();
         let read_only_patterns: Vec<&str> = self.protect.iter().collect();
+        let ask_within: Vec<_> = self
+            .ask_within
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect();
         tracing::info!(
             version = env!("CARGO_PKG_VERSION"),
             transport,
             ?dirs,
             ?read_only_dirs,
+            ?ask_within,
             read_only = self.read_only,
             ?hide,
             ?read_only_patterns,
@@ -176,7 +202,13 @@ impl Config {
             .map(|d| format!("  {}", d.display()))
             .collect();
         let mut lines = Vec::new();
-        if all.is_empty() {
+        if all.is_empty() && !self.ask_within.is_empty() {
+            lines.push(
+                "Effective allowed directories: none. No command-line directories: \
+                 nothing is served until the user grants it (--ask-within)"
+                    .to_owned(),
+            );
+        } else if all.is_empty() {
             lines.push(
                 "Effective allowed directories: none. No command-line directories: \
                  the client's roots are served as shared"
@@ -204,7 +236,11 @@ impl Config {
     }
 
     /// The policy of one session: the directories are the ceiling and what
-    /// a client is served until it shares folders of its own.
+    /// a client is served until it shares folders of its own; the
+    /// `--ask-within` directories are the area the user may be asked about
+    /// (with no directory, the ceiling is empty: only grants are served).
+    /// `--confine` is given this policy, so the area is in the kernel's
+    /// rules from the start.
     pub(crate) fn policy(&self) -> mcp_roots::RootsBuilder {
         let mut policy = Roots::builder().empty_roots(EmptyRoots::Ceiling);
         if !self.dirs.is_empty() {
@@ -219,6 +255,13 @@ impl Config {
         }
         if self.read_only {
             policy = policy.writes(Writes::Refuse);
+        }
+        if !self.ask_within.is_empty() {
+            policy = policy.ask_within(
+                self.ask_within
+                    .iter()
+                    .map(|d| d.to_string_lossy().into_owned()),
+            );
         }
         policy
             .hide(self.hide.clone())

@@ -19,12 +19,15 @@ pub(crate) struct Bounds {
 
 /// One session's tool context: its roots (kept in sync with the client),
 /// the walk bounds, the most bytes an answer that carries a whole file may
-/// take (`--max-answer-bytes`), and whether a change asks the user first
-/// (`--confirm`).
+/// take (`--max-answer-bytes`), whether a change asks the user first
+/// (`--confirm`), and whether a path outside the roots may be asked about
+/// (`--ask-within`: without it, a tool's declared paths are not judged
+/// before its work, so nothing costs more).
 #[derive(Clone, Debug)]
 pub(crate) struct Context {
     pub(crate) roots: SessionRoots,
     pub(crate) bounds: Bounds,
     pub(crate) max_answer: u64,
     pub(crate) confirm: bool,
+    pub(crate) asks: bool,
 }

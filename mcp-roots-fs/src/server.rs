@@ -5,7 +5,7 @@
 //! the original's order ([`ORDER`]), and under `--read-only` withholds
 //! the tools that change files, as 2.3.0 does.
 
-use mcp_roots_rmcp::{Progress, Rounds, SessionRoots, ToolCall};
+use mcp_roots_rmcp::{Needs, Progress, Rounds, SessionRoots, ToolCall};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -22,6 +22,7 @@ use crate::context::Context;
 use crate::original::reply::{self, Shape};
 use crate::original::schemas;
 use crate::resources;
+use crate::tools::args::Declares;
 use crate::tools::{self, args};
 
 /// One session's server (stdio: one per process; HTTP: one per session).
@@ -75,6 +76,7 @@ impl FsServer {
                 bounds: config.bounds,
                 max_answer: config.max_answer,
                 confirm: config.confirm,
+                asks: !config.ask_within.is_empty(),
             },
             tool_router: Self::tool_router(),
             withhold_writes: config.read_only,
@@ -151,7 +153,7 @@ impl FsServer {
         let max_answer = self.cx.max_answer;
         reply::fitted(
             Shape::Text,
-            tools::blocking(&self.cx, call, args, move |snap, args| {
+            tools::blocking(&self.cx, call, Declares::needs, args, move |snap, args| {
                 tools::read_text_file::read(snap, max_answer, args)
             })
             .await,
@@ -173,7 +175,7 @@ impl FsServer {
         let max_answer = self.cx.max_answer;
         reply::fitted(
             Shape::Text,
-            tools::blocking(&self.cx, call, args, move |snap, args| {
+            tools::blocking(&self.cx, call, Declares::needs, args, move |snap, args| {
                 tools::read_text_file::read(snap, max_answer, args)
             })
             .await,
@@ -195,7 +197,7 @@ impl FsServer {
         let max_answer = self.cx.max_answer;
         reply::fitted(
             Shape::Media,
-            tools::blocking(&self.cx, call, args, move |snap, args| {
+            tools::blocking(&self.cx, call, Declares::needs, args, move |snap, args| {
                 tools::read_media_file::read(snap, max_answer, args)
             })
             .await,
@@ -216,7 +218,14 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::blocking(&self.cx, call, args, tools::read_multiple_files::read).await,
+            tools::blocking(
+                &self.cx,
+                call,
+                Declares::needs,
+                args,
+                tools::read_multiple_files::read,
+            )
+            .await,
         )
     }
 
@@ -288,7 +297,14 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::inline(&self.cx, call, args, tools::create_directory::create).await,
+            tools::inline(
+                &self.cx,
+                call,
+                args::PathOnly::changed,
+                args,
+                tools::create_directory::create,
+            )
+            .await,
         )
     }
 
@@ -307,7 +323,15 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::walking(&self.cx, call, progress, args, tools::list_directory::list).await,
+            tools::walking(
+                &self.cx,
+                call,
+                Declares::needs,
+                progress,
+                args,
+                tools::list_directory::list,
+            )
+            .await,
         )
     }
 
@@ -329,6 +353,7 @@ impl FsServer {
             tools::walking(
                 &self.cx,
                 call,
+                Declares::needs,
                 progress,
                 args,
                 tools::list_directory_with_sizes::list,
@@ -352,7 +377,15 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::walking(&self.cx, call, progress, args, tools::directory_tree::tree).await,
+            tools::walking(
+                &self.cx,
+                call,
+                Declares::needs,
+                progress,
+                args,
+                tools::directory_tree::tree,
+            )
+            .await,
         )
     }
 
@@ -388,7 +421,14 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::blocking(&self.cx, call, args, tools::copy_file::copy).await,
+            tools::blocking(
+                &self.cx,
+                call,
+                Declares::needs,
+                args,
+                tools::copy_file::copy,
+            )
+            .await,
         )
     }
 
@@ -407,7 +447,15 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::walking(&self.cx, call, progress, args, tools::search_files::search).await,
+            tools::walking(
+                &self.cx,
+                call,
+                Declares::needs,
+                progress,
+                args,
+                tools::search_files::search,
+            )
+            .await,
         )
     }
 
@@ -425,7 +473,14 @@ impl FsServer {
     ) -> CallToolResponse {
         reply::fitted(
             Shape::Text,
-            tools::inline(&self.cx, call, args, tools::get_file_info::info).await,
+            tools::inline(
+                &self.cx,
+                call,
+                Declares::needs,
+                args,
+                tools::get_file_info::info,
+            )
+            .await,
         )
     }
 
@@ -437,11 +492,23 @@ impl FsServer {
         annotations(read_only_hint = true, idempotent_hint = true, destructive_hint = false, open_world_hint = false)
     )]
     async fn list_allowed_directories(&self, call: ToolCall) -> CallToolResponse {
+        // Grants exist only under --ask-within: no look-up without it.
+        let granted: Vec<_> = match self.cx.asks {
+            true => self.cx.roots.roots().grants(),
+            false => Vec::new(),
+        }
+        .into_iter()
+        .map(|(_, about)| about)
+        .collect();
         reply::fitted(
             Shape::Text,
-            tools::inline(&self.cx, call, (), |snap, _| {
-                tools::list_allowed_directories::allowed(snap)
-            })
+            tools::inline(
+                &self.cx,
+                call,
+                |_| Needs::new(),
+                granted,
+                |snap, granted| tools::list_allowed_directories::allowed(snap, granted),
+            )
             .await,
         )
     }

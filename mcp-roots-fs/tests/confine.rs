@@ -201,3 +201,36 @@ fn confine_needs_directories_and_a_known_mode() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("required"), "{stderr}");
 }
+
+/// `--ask-within` with `--confine`: the area is in the kernel's rules from
+/// the start (Landlock cannot widen later), so a file the user grants
+/// after confinement is read; one past the area is not.
+#[tokio::test]
+async fn a_confined_server_serves_what_the_user_grants_in_the_area() {
+    let (_dir, base) = tree();
+    let script = ScriptedClient::new(false, true);
+    let args = [
+        "--ask-within".to_owned(),
+        at(&base, "other"),
+        "--confine=required".to_owned(),
+    ];
+    let conn = start(&args, &script).await;
+    let c = &conn.client;
+    script.pick("grant", "this call");
+    let granted = call(
+        c,
+        "read_text_file",
+        json!({ "path": at(&base, "other/secret.txt") }),
+    )
+    .await;
+    assert_eq!(text_of(&granted), "secret", "{granted:?}");
+    let past = call(
+        c,
+        "read_text_file",
+        json!({ "path": at(&base, "root/a.txt") }),
+    )
+    .await;
+    assert!(failed(&past), "{past:?}");
+    assert_eq!(script.asked().len(), 1, "only the area was asked about");
+    assert!(conn.close().await);
+}

@@ -382,6 +382,32 @@ fn no_directory_warns_at_start() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("Warning: no directory given"));
 }
 
+/// `--ask-within` and no DIR: no warning (nothing is served until the
+/// user grants it, and the start says so, with the area); `--help` names
+/// the option.
+#[test]
+fn ask_within_without_a_directory_says_what_is_served() {
+    let tree = Tree::new(&[("area/", "")]);
+    let out = run(&["--ask-within", &tree.at("area")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("Warning: no directory given"), "{stderr}");
+    assert!(
+        stderr.contains("nothing is served until the user grants it"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "The user may be asked for access beneath:\n  {}",
+            tree.at("area")
+        )),
+        "{stderr}"
+    );
+    let help = run(&["--help"]);
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("--ask-within <DIR>"), "{help}");
+    assert!(help.contains("nothing at all is served"), "{help}");
+}
+
 #[tokio::test]
 async fn edits_as_2_3_0_and_refusals_name_the_whole_path() {
     let tree = Tree::new(&[

@@ -20,8 +20,10 @@ use crate::tools::failed;
 
 pub(crate) async fn run(cx: &Context, call: ToolCall, args: AppendFile) -> CallToolResponse {
     let confirm = cx.confirm;
+    let asks = cx.asks;
     cx.roots
         .serve_with(call, move |mut ask| async move {
+            crate::tools::need(asks, &mut ask, &args).await?;
             let exists = confirm && {
                 let path = args.path.clone();
                 ask.files(move |snap| Ok(snap.metadata(target(snap, &path).as_str()).is_ok()))

@@ -4,8 +4,94 @@
 //! at least what those schemas allow (`head` and `tail` as any number or
 //! `null`), and their derived schemas are not sent.
 
+use mcp_roots_rmcp::Needs;
 use schemars::JsonSchema;
 use serde::Deserialize;
+
+/// What a tool's arguments declare before its work: each path it uses and
+/// whether it reads or changes it (the glue asks the user about one
+/// outside the roots, beneath `--ask-within`, once for all of them).
+pub(crate) trait Declares {
+    fn needs(&self) -> Needs;
+}
+
+impl Declares for ReadTextFile {
+    fn needs(&self) -> Needs {
+        Needs::new().read(&self.path)
+    }
+}
+
+/// A tool with one path reads it (`read_media_file`, the listings,
+/// `get_file_info`); `create_directory` changes it
+/// ([`PathOnly::changed`]).
+impl Declares for PathOnly {
+    fn needs(&self) -> Needs {
+        Needs::new().read(&self.path)
+    }
+}
+
+impl PathOnly {
+    /// A path the tool changes (`create_directory`).
+    pub(crate) fn changed(&self) -> Needs {
+        Needs::new().change(&self.path)
+    }
+}
+
+impl Declares for ReadMultipleFiles {
+    fn needs(&self) -> Needs {
+        self.paths
+            .iter()
+            .fold(Needs::new(), |needs, path| needs.read(path))
+    }
+}
+
+impl Declares for WriteFile {
+    fn needs(&self) -> Needs {
+        Needs::new().change(&self.path)
+    }
+}
+
+impl Declares for AppendFile {
+    fn needs(&self) -> Needs {
+        Needs::new().change(&self.path)
+    }
+}
+
+impl Declares for EditFile {
+    fn needs(&self) -> Needs {
+        Needs::new().change(&self.path)
+    }
+}
+
+impl Declares for ListWithSizes {
+    fn needs(&self) -> Needs {
+        Needs::new().read(&self.path)
+    }
+}
+
+impl Declares for DirectoryTree {
+    fn needs(&self) -> Needs {
+        Needs::new().read(&self.path)
+    }
+}
+
+impl Declares for MoveFile {
+    fn needs(&self) -> Needs {
+        Needs::new().change(&self.source).change(&self.destination)
+    }
+}
+
+impl Declares for CopyFile {
+    fn needs(&self) -> Needs {
+        Needs::new().read(&self.source).change(&self.destination)
+    }
+}
+
+impl Declares for SearchFiles {
+    fn needs(&self) -> Needs {
+        Needs::new().read(&self.path)
+    }
+}
 
 /// `read_text_file` and `read_file`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -27,9 +27,11 @@ use crate::tools::physical;
 
 pub(crate) async fn run(cx: &Context, call: ToolCall, args: EditFile) -> CallToolResponse {
     let confirm = cx.confirm;
+    let asks = cx.asks;
     let max_answer = cx.max_answer;
     cx.roots
         .serve_with(call, move |mut ask| async move {
+            crate::tools::need(asks, &mut ask, &args).await?;
             let path = args.path.clone();
             let edits: Vec<(String, String)> = args
                 .edits

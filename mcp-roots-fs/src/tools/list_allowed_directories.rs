@@ -2,9 +2,12 @@
 //! operator's directories narrowed by the client's roots), each as given
 //! and, when it differs, as resolved, as the original lists both. After
 //! the directories (so that the original's lines come first, unchanged),
-//! the parts of them that are hidden or read-only, when there are any.
+//! the parts of them that are hidden or read-only, when there are any,
+//! and apart, the session's grants (`--ask-within`): what the user allowed
+//! by answering a question, each with what it covers (a file or a
+//! directory) and its access (read or change).
 
-use mcp_roots::{Root, Snapshot, Writes};
+use mcp_roots::{AskAbout, GrantAccess, Root, Snapshot, Writes};
 use mcp_roots_rmcp::Stop;
 use rmcp::model::CallToolResult;
 
@@ -12,8 +15,18 @@ use crate::original::reply;
 
 /// The lines of the roots `snap` serves: the tool's body over one snapshot
 /// of the roots, callable without a tool call.
-pub(crate) fn allowed(snap: &Snapshot<'_>) -> Result<CallToolResult, Stop> {
-    let roots = snap.set().roots();
+///
+/// `granted`: the session's grants ([`Roots::grants`](mcp_roots::Roots::grants)),
+/// listed apart from the directories.
+pub(crate) fn allowed(snap: &Snapshot<'_>, granted: &[AskAbout]) -> Result<CallToolResult, Stop> {
+    let all = snap.set().roots();
+    // A grant is not a directory the client shared: listed apart, last.
+    let roots: Vec<_> = all
+        .iter()
+        .filter(|r| r.grant().is_none())
+        .cloned()
+        .collect();
+    let roots = roots.as_slice();
     let mut lines = vec!["Allowed directories:".to_owned()];
     for root in roots {
         // Only under --read-only / --read-only-dir: the model learns
@@ -55,7 +68,25 @@ pub(crate) fn allowed(snap: &Snapshot<'_>) -> Result<CallToolResult, Stop> {
             protected.join(", ")
         ));
     }
+    if !granted.is_empty() {
+        lines.push(String::new());
+        lines.push("Granted by the user (this session):".to_owned());
+        lines.extend(granted.iter().map(granted_line));
+    }
     Ok(reply::text(lines.join("\n")))
+}
+
+/// One grant's line: its path, what it covers, its access.
+fn granted_line(about: &AskAbout) -> String {
+    let access = match about.access() {
+        GrantAccess::Read => "read",
+        _ => "read and change",
+    };
+    format!(
+        "{} ({}, {access})",
+        about.path().display(),
+        about.kind().as_str()
+    )
 }
 
 /// The patterns `of` each root, each once, in the order first given (the

@@ -8,9 +8,12 @@
 //! original's shapes ([`original::reply`](crate::original::reply)). The
 //! server registers each body with how it is served over the session's
 //! [`Context`]: [`inline`], [`blocking`] or [`walking`] (bounds and
-//! progress). The tools that may ask the user first (`write_file`,
-//! `append_file`, `edit_file`, `move_file`) have a `run` of their own, around bodies that
-//! touch the files.
+//! progress), and the paths its arguments declare
+//! ([`args::Declares`]): under `--ask-within`, one outside the roots is
+//! asked about before the body runs. The tools that may ask the user first
+//! (`write_file`, `append_file`, `edit_file`, `move_file`) have a `run` of
+//! their own, around bodies that touch the files, which asks about the
+//! declared paths first ([`need`]).
 
 pub(crate) mod append_file;
 pub(crate) mod args;
@@ -33,41 +36,61 @@ pub(crate) mod write_file;
 use std::io::Read;
 
 use mcp_roots::{ScopedPath, Snapshot, TrackedFile};
-use mcp_roots_rmcp::{Progress, Stop, ToolCall};
+use mcp_roots_rmcp::{Ask, Needs, Progress, Stop, ToolCall};
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 
 use crate::context::{Bounds, Context};
+use crate::tools::args::Declares;
 
 /// Serves `call` with `body` on the calling task: a body of a system call
 /// or two, which the blocking pool's hand-off would cost more than.
+/// `needs` (the paths `args` declares) is asked about first under
+/// `--ask-within`, and not even built without it.
 pub(crate) async fn inline<A>(
     cx: &Context,
     call: ToolCall,
+    needs: impl FnOnce(&A) -> Needs,
     args: A,
     body: impl FnOnce(&Snapshot<'_>, &A) -> Result<CallToolResult, Stop>,
 ) -> CallToolResponse {
-    cx.roots.serve(call, move |snap| body(snap, &args)).await
+    let needs = declared(cx, &args, needs);
+    let work = move |snap: &Snapshot<'_>| body(snap, &args);
+    match needs {
+        Some(needs) => cx.roots.serve_needing(call, needs, work).await,
+        None => cx.roots.serve(call, work).await,
+    }
+}
+
+/// What `args` declare (`needs`), under `--ask-within` and when there is
+/// any; `None` otherwise, without building it.
+fn declared<A>(cx: &Context, args: &A, needs: impl FnOnce(&A) -> Needs) -> Option<Needs> {
+    cx.asks.then(|| needs(args)).filter(|n| !n.is_empty())
 }
 
 /// Serves `call` with `body` on the blocking pool: a body that reads a
-/// file.
+/// file. `needs` as for [`inline`].
 pub(crate) async fn blocking<A: Send + 'static>(
     cx: &Context,
     call: ToolCall,
+    needs: impl FnOnce(&A) -> Needs,
     args: A,
     body: impl FnOnce(&Snapshot<'_>, &A) -> Result<CallToolResult, Stop> + Send + 'static,
 ) -> CallToolResponse {
-    cx.roots
-        .serve_blocking(call, move |snap| body(snap, &args))
-        .await
+    let needs = declared(cx, &args, needs);
+    let work = move |snap: &Snapshot<'_>| body(snap, &args);
+    match needs {
+        Some(needs) => cx.roots.serve_blocking_needing(call, needs, work).await,
+        None => cx.roots.serve_blocking(call, work).await,
+    }
 }
 
 /// Serves `call` with `body` on the blocking pool, with the session's walk
 /// bounds and the call's progress (reports and cancellation): a body that
-/// lists or walks directories.
+/// lists or walks directories. `needs` as for [`inline`].
 pub(crate) async fn walking<A: Send + 'static>(
     cx: &Context,
     call: ToolCall,
+    needs: impl FnOnce(&A) -> Needs,
     progress: Progress,
     args: A,
     body: impl FnOnce(&Snapshot<'_>, Bounds, &Progress, &A) -> Result<CallToolResult, Stop>
@@ -75,9 +98,31 @@ pub(crate) async fn walking<A: Send + 'static>(
     + 'static,
 ) -> CallToolResponse {
     let bounds = cx.bounds;
-    cx.roots
-        .serve_blocking(call, move |snap| body(snap, bounds, &progress, &args))
-        .await
+    let needs = declared(cx, &args, needs);
+    blocking(
+        cx,
+        call,
+        |()| needs.unwrap_or_default(),
+        (),
+        move |snap, ()| body(snap, bounds, &progress, &args),
+    )
+    .await
+}
+
+/// For a tool with a `run` of its own (one that may ask its own question
+/// after): asks about what `args` declare under `--ask-within` (nothing,
+/// and nothing built, without it), and leaves the call one more question
+/// than it had.
+pub(crate) async fn need(asks: bool, ask: &mut Ask, args: &impl Declares) -> Result<(), Stop> {
+    if !asks {
+        return Ok(());
+    }
+    let needs = args.needs();
+    if !needs.is_empty() {
+        ask.need(&needs).await?;
+        ask.limit(2);
+    }
+    Ok(())
 }
 
 /// A failure of the tool's own (not a refusal of the boundary), as the

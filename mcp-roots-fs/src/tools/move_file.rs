@@ -14,8 +14,10 @@ use crate::tools::args::MoveFile;
 
 pub(crate) async fn run(cx: &Context, call: ToolCall, args: MoveFile) -> CallToolResponse {
     let confirm = cx.confirm;
+    let asks = cx.asks;
     cx.roots
         .serve_with(call, move |mut ask| async move {
+            crate::tools::need(asks, &mut ask, &args).await?;
             let mut overwrite = Overwrite::Refuse;
             if confirm {
                 let destination = args.destination.clone();

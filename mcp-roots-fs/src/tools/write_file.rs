@@ -14,8 +14,10 @@ use crate::tools::args::WriteFile;
 
 pub(crate) async fn run(cx: &Context, call: ToolCall, args: WriteFile) -> CallToolResponse {
     let confirm = cx.confirm;
+    let asks = cx.asks;
     cx.roots
         .serve_with(call, move |mut ask| async move {
+            crate::tools::need(asks, &mut ask, &args).await?;
             // Only a confirmation needs to know whether the file exists
             // (otherwise the look-up would be a second trip to the
             // blocking pool for nothing).
