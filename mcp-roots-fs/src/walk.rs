@@ -195,6 +195,7 @@ pub(crate) fn walk<S: Send>(
     unreadable.sort_unstable_by(|a, b| path_order(a, b));
     Ok(Outcome {
         units,
+        only_depth: stopped == Some(Why::Depth),
         stopped: stopped.map(|why| why.message(bounds)),
         unreadable,
     })
@@ -206,6 +207,9 @@ pub(crate) struct Outcome<S> {
     pub(crate) units: Vec<S>,
     /// Why the walk stopped early, if it did.
     pub(crate) stopped: Option<String>,
+    /// Whether the only reason was the depth bound: directories at the
+    /// last level were not entered, and nothing else stopped it.
+    pub(crate) only_depth: bool,
     /// The directories skipped because they could not be read (with
     /// [`OnError::Skip`]), each as `PATH (ECODE)`, in path order.
     pub(crate) unreadable: Vec<String>,

@@ -134,6 +134,113 @@ fn tree_paths(nodes: &Value, prefix: &str, out: &mut Vec<String>) {
     }
 }
 
+/// A node of a `directory_tree` text: its path, its type, whether it has
+/// `children`.
+type Node = (String, String, bool);
+
+/// Each node of a `directory_tree` text, in its order.
+fn tree_nodes(nodes: &Value, prefix: &str, out: &mut Vec<Node>) {
+    for node in nodes.as_array().unwrap() {
+        let path = format!("{prefix}{}", node["name"].as_str().unwrap());
+        let kind = node["type"].as_str().unwrap().to_owned();
+        let children = node.get("children");
+        out.push((path.clone(), kind, children.is_some()));
+        if let Some(children) = children {
+            tree_nodes(children, &format!("{path}/"), out);
+        }
+    }
+}
+
+/// `depth` (2.3.0): how many levels; the directories at the last level are
+/// listed without `children` (not read), and reaching it is no early stop.
+/// 0, a negative or a fractional depth is refused.
+#[tokio::test]
+async fn a_tree_descends_the_depth_asked_for() {
+    let tree = Tree::new(&[
+        ("a.txt", "a"),
+        ("d/b.txt", "b"),
+        ("d/e/c.txt", "c"),
+        ("d/e/f/g.txt", "g"),
+        ("empty/", ""),
+    ]);
+    let script = ScriptedClient::new(false, false);
+    let conn = start(&tree.arg(), &script).await;
+    let root = tree.at("");
+    let root = root.trim_end_matches('/');
+    let node = |p: &str, k: &str, c: bool| (p.to_owned(), k.to_owned(), c);
+    let rows: [(Value, Vec<Node>); 4] = [
+        (
+            json!(1),
+            vec![
+                node("a.txt", "file", false),
+                node("d", "directory", false),
+                node("empty", "directory", false),
+            ],
+        ),
+        (
+            json!(2),
+            vec![
+                node("a.txt", "file", false),
+                node("d", "directory", true),
+                node("d/b.txt", "file", false),
+                node("d/e", "directory", false),
+                node("empty", "directory", true),
+            ],
+        ),
+        (
+            json!(3),
+            vec![
+                node("a.txt", "file", false),
+                node("d", "directory", true),
+                node("d/b.txt", "file", false),
+                node("d/e", "directory", true),
+                node("d/e/c.txt", "file", false),
+                node("d/e/f", "directory", false),
+                node("empty", "directory", true),
+            ],
+        ),
+        (
+            json!(null),
+            vec![
+                node("a.txt", "file", false),
+                node("d", "directory", true),
+                node("d/b.txt", "file", false),
+                node("d/e", "directory", true),
+                node("d/e/c.txt", "file", false),
+                node("d/e/f", "directory", true),
+                node("d/e/f/g.txt", "file", false),
+                node("empty", "directory", true),
+            ],
+        ),
+    ];
+    for (depth, want) in rows {
+        let mut args = json!({ "path": root });
+        if !depth.is_null() {
+            args["depth"] = depth.clone();
+        }
+        let got = call(&conn.client, "directory_tree", args).await;
+        assert!(!failed(&got), "depth {depth}: {got:?}");
+        assert_eq!(got.content.len(), 1, "depth {depth}: no early-stop note");
+        let nodes: Value = serde_json::from_str(&text_of(&got)).unwrap();
+        let mut seen = Vec::new();
+        tree_nodes(&nodes, "", &mut seen);
+        assert_eq!(seen, want, "depth {depth}");
+    }
+    for bad in [json!(0), json!(-1), json!(1.5), json!("2")] {
+        let refused = mcp_script::call(
+            &conn.client,
+            "directory_tree",
+            json!({ "path": root, "depth": bad }),
+        )
+        .await;
+        assert!(
+            refused.is_err() || refused.as_ref().is_ok_and(|r| r.is_error == Some(true)),
+            "depth {bad}: {refused:?}"
+        );
+    }
+    assert!(conn.close().await);
+}
+
 #[tokio::test]
 async fn exclusions_are_one_rule_in_both_walks() {
     let tree = Tree::new(&[

@@ -24,51 +24,21 @@ const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 /// The differences from 2.3.0's `tools/list` kept on purpose: the tool
 /// (`*`: every tool), the field, and why. [`ours`] applies each to the
 /// fixture's value; the README's differences table says the same.
-const DIFFERENCES: [(&str, &str, &str); 3] = [
-    (
-        "*",
-        "outputSchema",
-        "no top-level additionalProperties: false: a refusal's structuredContent carries its \
-         reason beside content, and a walk's why it stopped early",
-    ),
-    (
-        "directory_tree",
-        "inputSchema",
-        "no depth argument: not served yet (the whole tree is returned)",
-    ),
-    (
-        "directory_tree",
-        "description",
-        "no sentence about depth's last level, for the same reason",
-    ),
-];
-
-/// The sentence of 2.3.0's `directory_tree` description that speaks of
-/// `depth`.
-const DEPTH_CLAUSE: &str = ", except at the last level when 'depth' limits the tree: those directories are not read and have no children array";
+const DIFFERENCES: [(&str, &str, &str); 1] = [(
+    "*",
+    "outputSchema",
+    "no top-level additionalProperties: false: a refusal's structuredContent carries its \
+     reason beside content, and a walk's why it stopped early",
+)];
 
 /// What ours should be for `tool`'s `field`, given 2.3.0's value: theirs
 /// with the listed differences applied.
-fn ours(tool: &str, field: &str, theirs: &Value) -> Value {
+fn ours(_tool: &str, field: &str, theirs: &Value) -> Value {
     let mut want = theirs.clone();
-    match (tool, field) {
-        (_, "outputSchema") => {
-            want.as_object_mut()
-                .expect("an object")
-                .remove("additionalProperties");
-        }
-        ("directory_tree", "inputSchema") => {
-            want["properties"]
-                .as_object_mut()
-                .expect("properties")
-                .remove("depth");
-        }
-        ("directory_tree", "description") => {
-            let text = theirs.as_str().expect("a string");
-            assert!(text.contains(DEPTH_CLAUSE), "the fixture names depth");
-            want = Value::String(text.replace(DEPTH_CLAUSE, ""));
-        }
-        _ => {}
+    if field == "outputSchema" {
+        want.as_object_mut()
+            .expect("an object")
+            .remove("additionalProperties");
     }
     want
 }

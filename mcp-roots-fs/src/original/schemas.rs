@@ -168,14 +168,18 @@ pub(crate) fn list_directory_with_sizes() -> Arc<JsonObject> {
     )
 }
 
-/// 2.3.0's less its `depth` argument, which this server does not serve
-/// yet: advertising it would promise a bounded tree and return the whole
-/// one (an argument the schema does not name is ignored).
+/// 2.3.0's, `depth` included.
 pub(crate) fn directory_tree() -> Arc<JsonObject> {
     object(
         json!({
             "path": path("The directory at the root of the tree."),
             "excludePatterns": exclude_patterns(),
+            "depth": {
+                "description": "How many levels to descend: 1 lists only the entries directly in path. Directories at the last level have no children array. Omit for the whole tree.",
+                "type": "integer",
+                "exclusiveMinimum": 0,
+                "maximum": 9007199254740991u64,
+            },
         }),
         &["path"],
     )

@@ -175,6 +175,11 @@ pub(crate) struct DirectoryTree {
     #[serde(rename = "excludePatterns", default)]
     #[schemars(rename = "excludePatterns")]
     pub(crate) exclude_patterns: Vec<String>,
+    /// How many levels to descend (2.3.0): 1 lists only the entries
+    /// directly in `path`; the directories at the last level are not read.
+    /// 0, a negative or a fractional number is refused as invalid params.
+    #[serde(default)]
+    pub(crate) depth: Option<std::num::NonZeroU64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -3,8 +3,10 @@
 //! directory's entries by name in byte order, as the original's libuv
 //! `readdir` gives them. `excludePatterns` as the original applies them
 //! (see `glob::Exclusions`). A symlink is a `file` and is not
-//! followed, so a link loop cannot recur. Bounded (entries, depth,
-//! deadline), on the blocking pool, with progress and cancellation.
+//! followed, so a link loop cannot recur. `depth` (2.3.0) limits the
+//! levels: the directories at the last level are not read and have no
+//! `children`. Bounded (entries, depth, deadline), on the blocking pool,
+//! with progress and cancellation.
 
 use std::fmt::Write as _;
 
@@ -30,6 +32,17 @@ pub(crate) fn tree(
 ) -> Result<CallToolResult, Stop> {
     let exclude = Exclusions::new(&args.exclude_patterns);
     let start = target(snap, &args.path);
+    // The levels asked for, when fewer than --max-depth allows: the
+    // directories at the last one are listed unread, and reaching it is
+    // what was asked, not a walk stopped early.
+    let asked = args
+        .depth
+        .map(|depth| usize::try_from(depth.get()).unwrap_or(usize::MAX))
+        .filter(|&depth| depth <= bounds.max_depth);
+    let bounds = Bounds {
+        max_depth: asked.unwrap_or(bounds.max_depth),
+        ..bounds
+    };
     let outcome = walk(
         snap,
         &start,
@@ -40,12 +53,39 @@ pub(crate) fn tree(
         Walked::default,
         |walked, found| {
             let name = found.rel.rsplit('/').next().unwrap_or_default();
-            walked.push(name, found.depth, found.file_type == FileType::Dir);
+            let kind = match found.file_type {
+                FileType::Dir if asked == Some(found.depth) => Kind::Unread,
+                FileType::Dir => Kind::Dir,
+                _ => Kind::File,
+            };
+            walked.push(name, found.depth, kind);
             Ok(())
         },
     )?;
+    let stopped = if asked.is_some() && outcome.only_depth {
+        None
+    } else {
+        outcome.stopped
+    };
     let text = Walked::joined(outcome.units).text();
-    Ok(reply::text_stopped(text, outcome.stopped))
+    Ok(reply::text_stopped(text, stopped))
+}
+
+/// What an entry of the tree is: a file (or a link), a directory with its
+/// `children`, or a directory at the last level `depth` asks for, not read
+/// (no `children`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    File,
+    Dir,
+    Unread,
+}
+
+impl Kind {
+    #[cfg(test)]
+    fn dir(dir: bool) -> Self {
+        if dir { Kind::Dir } else { Kind::File }
+    }
 }
 
 /// The walk's entries in its pre-order (each directory's subtree right
@@ -55,17 +95,17 @@ pub(crate) fn tree(
 #[derive(Default)]
 struct Walked {
     names: String,
-    /// Where each name lies in `names`, its depth, whether a directory.
-    entries: Vec<(usize, usize, usize, bool)>,
+    /// Where each name lies in `names`, its depth, what it is.
+    entries: Vec<(usize, usize, usize, Kind)>,
     /// For each entry, the index past its subtree (filled by `write`).
     ends: Vec<usize>,
 }
 
 impl Walked {
-    fn push(&mut self, name: &str, depth: usize, dir: bool) {
+    fn push(&mut self, name: &str, depth: usize, kind: Kind) {
         let start = self.names.len();
         self.names.push_str(name);
-        self.entries.push((start, name.len(), depth, dir));
+        self.entries.push((start, name.len(), depth, kind));
     }
 
     /// The units' entries one after the other (the walk's pre-order).
@@ -165,9 +205,9 @@ impl Walked {
 
     /// The entry `index` and its subtree.
     fn write_one(&self, tree: &mut TreeText, index: usize) {
-        let (_, _, depth, dir) = self.entries[index];
-        tree.push(depth, self.name(index), dir);
-        if dir {
+        let (_, _, depth, kind) = self.entries[index];
+        tree.push_kind(depth, self.name(index), kind);
+        if kind == Kind::Dir {
             self.write_range(tree, index + 1, self.ends[index]);
         }
     }
@@ -205,8 +245,15 @@ impl TreeText {
     }
 
     /// The entry `name` at `depth` (1: the start's own entries), after the
-    /// entries before it in pre-order.
+    /// entries before it in pre-order: a directory (with its `children`)
+    /// or a file.
+    #[cfg(test)]
     fn push(&mut self, depth: usize, name: &str, dir: bool) {
+        self.push_kind(depth, name, Kind::dir(dir));
+    }
+
+    /// As [`push`](Self::push), for any [`Kind`].
+    fn push_kind(&mut self, depth: usize, name: &str, kind: Kind) {
         // An entry belongs to the array of its parent (depth - 1 levels
         // below the top one); one deeper than an open array goes in the
         // innermost.
@@ -225,15 +272,23 @@ impl TreeText {
         push_json_string(&mut self.text, name);
         self.text.push_str(",\n");
         self.indent(indent + 2);
-        if dir {
-            self.text.push_str("\"type\": \"directory\",\n");
-            self.indent(indent + 2);
-            self.text.push_str("\"children\": [");
-            self.open.push(false);
-        } else {
-            self.text.push_str("\"type\": \"file\"\n");
-            self.indent(indent);
-            self.text.push('}');
+        match kind {
+            Kind::Dir => {
+                self.text.push_str("\"type\": \"directory\",\n");
+                self.indent(indent + 2);
+                self.text.push_str("\"children\": [");
+                self.open.push(false);
+            }
+            Kind::Unread => {
+                self.text.push_str("\"type\": \"directory\"\n");
+                self.indent(indent);
+                self.text.push('}');
+            }
+            Kind::File => {
+                self.text.push_str("\"type\": \"file\"\n");
+                self.indent(indent);
+                self.text.push('}');
+            }
         }
     }
 
@@ -467,7 +522,7 @@ mod tests {
         for row in rows {
             let mut walked = Walked::default();
             for (depth, name, dir) in &row {
-                walked.push(name, *depth, *dir);
+                walked.push(name, *depth, Kind::dir(*dir));
             }
             let flat: Vec<(usize, &str, bool)> = row
                 .iter()
@@ -477,7 +532,7 @@ mod tests {
             for threads in [1, 2, 3, 8] {
                 let mut copy = Walked::default();
                 for (depth, name, dir) in &row {
-                    copy.push(name, *depth, *dir);
+                    copy.push(name, *depth, Kind::dir(*dir));
                 }
                 assert_eq!(copy.text_on(threads), want, "{threads} threads: {row:?}");
             }

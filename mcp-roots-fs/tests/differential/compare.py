@@ -239,6 +239,8 @@ def calls() -> list[Call]:
     add("tree excluding a glob", "directory_tree", lambda b: {"path": r(b), "excludePatterns": ["*.txt", "**/*.md"]})
     add("tree excluding a directory with /**", "directory_tree", lambda b: {"path": r(b), "excludePatterns": ["**/deep/**"]}, newer("newer-exclude"))
     add("tree of a file", "directory_tree", lambda b: {"path": r(b, "a.txt")})
+    add("tree depth 1 (2.3.0)", "directory_tree", lambda b: {"path": r(b), "depth": 1}, newer("newer-depth"))
+    add("tree depth 2 (2.3.0)", "directory_tree", lambda b: {"path": r(b), "depth": 2}, newer("newer-depth"))
     # search_files
     add("search *.txt (top level)", "search_files", lambda b: {"path": r(b), "pattern": "*.txt"})
     add("search **/*.md", "search_files", lambda b: {"path": r(b), "pattern": "**/*.md"})
@@ -355,6 +357,11 @@ def check_listed(name: str, orig: dict[str, Any], ours: dict[str, Any]) -> tuple
         # no `/**` rule for the directory itself; 2.3.0 excludes more.
         o, w = text(orig), text(ours)
         return orig != ours and len(w) < len(o), f"{len(o)} vs {len(w)} characters"
+    if name == "newer-depth":
+        # 2026.8.31 ignores `depth` and gives the whole tree; 2.3.0 (and
+        # ours) the levels asked for, the last level's directories unread.
+        o, w = text(orig), text(ours)
+        return orig != ours and len(w) < len(o), f"{len(o)} vs {len(w)} characters"
     if name == "mime-table":
         # Ours names the type from a MIME table; the original says octet-stream.
         o = orig["content"][0]["resource"]
@@ -396,9 +403,11 @@ def check_listed(name: str, orig: dict[str, Any], ours: dict[str, Any]) -> tuple
 
 # mcp-roots-fs lists 2.3.0's tools/list (tests/schemas.rs compares it with
 # the captured one field by field); what it leaves out of 2.3.0's on
-# purpose (README's table): directory_tree's `depth`, not served yet.
+# purpose: nothing (its output schemas' additionalProperties are not
+# compared here).
 ADDED_IN_2_3_0 = {"append_file", "copy_file"}
-DEPTH_CLAUSE = ", except at the last level when 'depth' limits the tree: those directories are not read and have no children array"
+# Arguments 2.3.0 added to a tool 2026.8.31 has.
+ARGS_ADDED_IN_2_3_0 = {"directory_tree": {"depth"}}
 
 
 def tool_list_same(orig: list[types.Tool], ours: list[types.Tool]) -> None:
@@ -416,18 +425,16 @@ def tool_list_same(orig: list[types.Tool], ours: list[types.Tool]) -> None:
                f"tools/list names ({len(w)}): 2026.8.31's and 2.3.0's append_file, copy_file [listed]", f"{sorted(o)} vs {sorted(w)}")
         for name in sorted(set(o) & set(w)):
             a, b = o[name], w[name]
-            ok = props(a) == props(b) and req(a) == req(b)
+            b_props = [p for p in props(b) if p not in ARGS_ADDED_IN_2_3_0.get(name, set())]
+            ok = props(a) == b_props and req(a) == req(b)
             report(ok, f"tools/list {name}: arguments (titles, descriptions, annotations are 2.3.0's) [listed]",
-                   "" if ok else f"props {props(a)} vs {props(b)}, required {req(a)} vs {req(b)}")
+                   "" if ok else f"props {props(a)} vs {b_props}, required {req(a)} vs {req(b)}")
         return
     order = [t.name for t in orig] == [t.name for t in ours]
     report(order, f"tools/list names in order ({len(w)})", "" if order else f"{[t.name for t in orig]} vs {[t.name for t in ours]}")
     for name in sorted(set(o) & set(w)):
         a, b = o[name], w[name]
         a_desc, a_props = a.description, props(a)
-        if name == "directory_tree":
-            a_desc = (a_desc or "").replace(DEPTH_CLAUSE, "")
-            a_props = [p for p in a_props if p != "depth"]
         ok = a_desc == b.description and ann(a) == ann(b) and a_props == props(b) and req(a) == req(b) and a.title == b.title
         detail = "" if ok else f"desc {a_desc == b.description}, ann {ann(a)} vs {ann(b)}, props {a_props} vs {props(b)}, required {req(a)} vs {req(b)}, title {a.title!r} vs {b.title!r}"
         report(ok, f"tools/list {name}: description, title, annotations, arguments", detail)
