@@ -118,6 +118,13 @@ async fn past_the_area_and_hidden_paths_are_refused_without_a_question() {
     let outside = read(c, &tree.at("outside/x.md")).await;
     // Nothing is shared or granted yet: the set is empty.
     assert_eq!(reason(&outside).as_deref(), Some("no_roots"), "{outside:?}");
+    // The sentence says what may still be granted, not only that nothing
+    // is shared.
+    let sentence = text_of(&outside);
+    assert!(
+        sentence.contains("serves what the user grants") && sentence.contains(&tree.at("area")),
+        "{sentence}"
+    );
     let hidden = read(c, &tree.at("area/key.pem")).await;
     assert_eq!(reason(&hidden).as_deref(), Some("hidden"), "{hidden:?}");
     let listed = call(c, "list_directory", json!({ "path": tree.at("outside") })).await;

@@ -164,6 +164,13 @@ impl Roots {
 }
 
 impl<'r> Snapshot<'r> {
+    /// The area the user may be asked about, as [`Roots::ask_area`] gives
+    /// it: for a server that tells the model what may still be granted
+    /// when nothing is served.
+    pub fn ask_area(&self) -> Option<&'r RootSet> {
+        self.roots.ask_area()
+    }
+
     /// Whether `untrusted` (a `file:` URI or an absolute path this
     /// snapshot refused) may be asked about for `access`, judged before
     /// any question: inside the area ([`RootsBuilder::ask_within`](crate::RootsBuilder::ask_within)),

@@ -159,7 +159,11 @@ pub(crate) fn guarded<T>(
         return with_call_grants(snap, granted, |own| guarded(client, &[], own, work));
     }
     if snap.set().is_empty() {
-        return Err(crate::values::empty::no_roots(client, snap.set()));
+        return Err(crate::values::empty::no_roots(
+            client,
+            snap.set(),
+            snap.ask_area(),
+        ));
     }
     work(snap)
 }

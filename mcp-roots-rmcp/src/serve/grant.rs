@@ -256,21 +256,33 @@ impl Ask {
                         Ok(about) if covered(&about, &session_grants, &self.granted) => {
                             return Err(match refused {
                                 Some(err) => err.into(),
-                                None => crate::values::empty::no_roots(client, snap.set()),
+                                None => crate::values::empty::no_roots(
+                                    client,
+                                    snap.set(),
+                                    snap.ask_area(),
+                                ),
                             });
                         }
                         Ok(about) => about,
                         Err(err) if err.kind() == ErrorKind::OutsideRoots => {
                             return Err(match refused {
                                 Some(err) => err.into(),
-                                None => crate::values::empty::no_roots(client, snap.set()),
+                                None => crate::values::empty::no_roots(
+                                    client,
+                                    snap.set(),
+                                    snap.ask_area(),
+                                ),
                             });
                         }
                         Err(err) if matches!(err.reason(), "not_found" | "not_a_regular_file") => {
                             spelled.push(path.to_owned());
                             missing.get_or_insert(match refused {
                                 Some(err) => err.into(),
-                                None => crate::values::empty::no_roots(client, snap.set()),
+                                None => crate::values::empty::no_roots(
+                                    client,
+                                    snap.set(),
+                                    snap.ask_area(),
+                                ),
                             });
                             continue;
                         }

@@ -21,8 +21,20 @@ pub(crate) enum Client {
 }
 
 /// The `no_roots` refusal for an empty `set`, naming its cause.
-pub(crate) fn no_roots(client: Client, set: &RootSet) -> Stop {
-    let why = why(client, set);
+pub(crate) fn no_roots(client: Client, set: &RootSet, area: Option<&RootSet>) -> Stop {
+    let mut why = why(client, set);
+    if let Some(area) = area.filter(|area| !area.is_empty()) {
+        let dirs: Vec<String> = area
+            .roots()
+            .iter()
+            .map(|root| escaped(root.path()))
+            .collect();
+        why.push_str(&format!(
+            "; this server serves what the user grants: a path inside {} is asked \
+             about when a tool needs it, with a client that can show a form",
+            dirs.join(", ")
+        ));
+    }
     tracing::warn!(%why, "no usable root for this call");
     Stop::refused(
         "no_roots",
