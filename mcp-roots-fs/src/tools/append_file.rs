@@ -24,11 +24,7 @@ pub(crate) async fn run(cx: &Context, call: ToolCall, args: AppendFile) -> CallT
     cx.roots
         .serve_with(call, move |mut ask| async move {
             crate::tools::need(asks, &mut ask, &args).await?;
-            let exists = confirm && {
-                let path = args.path.clone();
-                ask.files(move |snap| Ok(snap.metadata(target(snap, &path).as_str()).is_ok()))
-                    .await?
-            };
+            let exists = crate::tools::exists_to_confirm(confirm, &mut ask, &args.path).await?;
             if exists {
                 let question = format!(
                     "Append {} bytes to the end of {}?",

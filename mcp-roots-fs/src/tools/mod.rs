@@ -125,6 +125,26 @@ pub(crate) async fn need(asks: bool, ask: &mut Ask, args: &impl Declares) -> Res
     Ok(())
 }
 
+/// Whether `path` names something, asked only when a confirmation depends
+/// on it (`--confirm`): otherwise the look-up would be a second trip to
+/// the blocking pool for nothing.
+pub(crate) async fn exists_to_confirm(
+    confirm: bool,
+    ask: &mut Ask,
+    path: &str,
+) -> Result<bool, Stop> {
+    if !confirm {
+        return Ok(false);
+    }
+    let path = path.to_owned();
+    ask.files(move |snap| {
+        Ok(snap
+            .metadata(crate::original::paths::target(snap, &path).as_str())
+            .is_ok())
+    })
+    .await
+}
+
 /// A failure of the tool's own (not a refusal of the boundary), as the
 /// original words it; logged at `INFO` (the text escaped), as every
 /// refusal is.

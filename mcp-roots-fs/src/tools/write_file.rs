@@ -18,14 +18,7 @@ pub(crate) async fn run(cx: &Context, call: ToolCall, args: WriteFile) -> CallTo
     cx.roots
         .serve_with(call, move |mut ask| async move {
             crate::tools::need(asks, &mut ask, &args).await?;
-            // Only a confirmation needs to know whether the file exists
-            // (otherwise the look-up would be a second trip to the
-            // blocking pool for nothing).
-            let exists = confirm && {
-                let path = args.path.clone();
-                ask.files(move |snap| Ok(snap.metadata(target(snap, &path).as_str()).is_ok()))
-                    .await?
-            };
+            let exists = crate::tools::exists_to_confirm(confirm, &mut ask, &args.path).await?;
             if exists {
                 let question = format!("Overwrite {}? Its content will be replaced.", args.path);
                 if ask.confirm(question, "Overwrite").await? != Outcome::Accepted(()) {

@@ -236,6 +236,12 @@ impl Ask {
         let mut spelled: Vec<String> = Vec::new();
         let mut missing: Option<Stop> = None;
         let judged = |snap: &Snapshot<'_>| -> Result<(), Stop> {
+            // The roots' own refusal of a path that is not asked about: the
+            // library's, or no_roots for an empty set.
+            let roots_refusal = |refused: Option<Error>| match refused {
+                Some(err) => Stop::from(err),
+                None => crate::values::empty::no_roots(client, snap.set(), snap.ask_area()),
+            };
             for (path, access) in needs.paths() {
                 let about = match judge(snap, path) {
                     Judged::Reachable => {
@@ -254,36 +260,15 @@ impl Ask {
                         // does not reach the grant (a file grant is one
                         // name of its folder); asking again would not help.
                         Ok(about) if covered(&about, &session_grants, &self.granted) => {
-                            return Err(match refused {
-                                Some(err) => err.into(),
-                                None => crate::values::empty::no_roots(
-                                    client,
-                                    snap.set(),
-                                    snap.ask_area(),
-                                ),
-                            });
+                            return Err(roots_refusal(refused));
                         }
                         Ok(about) => about,
                         Err(err) if err.kind() == ErrorKind::OutsideRoots => {
-                            return Err(match refused {
-                                Some(err) => err.into(),
-                                None => crate::values::empty::no_roots(
-                                    client,
-                                    snap.set(),
-                                    snap.ask_area(),
-                                ),
-                            });
+                            return Err(roots_refusal(refused));
                         }
                         Err(err) if matches!(err.reason(), "not_found" | "not_a_regular_file") => {
                             spelled.push(path.to_owned());
-                            missing.get_or_insert(match refused {
-                                Some(err) => err.into(),
-                                None => crate::values::empty::no_roots(
-                                    client,
-                                    snap.set(),
-                                    snap.ask_area(),
-                                ),
-                            });
+                            missing.get_or_insert(roots_refusal(refused));
                             continue;
                         }
                         Err(err) => {
