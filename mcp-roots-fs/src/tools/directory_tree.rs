@@ -252,7 +252,8 @@ impl TreeText {
         self.push_kind(depth, name, Kind::dir(dir));
     }
 
-    /// As [`push`](Self::push), for any [`Kind`].
+    /// The entry `name` at `depth`, after the entries before it in
+    /// pre-order, for any [`Kind`] (the tests' `push` takes a bool).
     fn push_kind(&mut self, depth: usize, name: &str, kind: Kind) {
         // An entry belongs to the array of its parent (depth - 1 levels
         // below the top one); one deeper than an open array goes in the
