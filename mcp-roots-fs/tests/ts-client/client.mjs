@@ -68,8 +68,12 @@ try {
   check(server?.name === "mcp-roots-fs", "initialize: the server names itself", JSON.stringify(server));
 
   const { tools } = await client.listTools();
-  const names = tools.map((t) => t.name).sort();
-  check(names.length === 16 && names[0] === "read_file" && names[5] === "append_file" && names[12] === "copy_file" && names[15] === "list_allowed_directories",
+  const names = tools.map((t) => t.name);
+  const order = ["read_file", "read_text_file", "read_media_file", "read_multiple_files",
+    "write_file", "append_file", "edit_file", "create_directory", "list_directory",
+    "list_directory_with_sizes", "directory_tree", "move_file", "copy_file", "search_files",
+    "get_file_info", "list_allowed_directories"];
+  check(names.join(",") === order.join(","),
     "tools/list: the 16 tools, in 2.3.0's order", names.join(","));
   const readTool = tools.find((t) => t.name === "read_text_file");
   check(readTool?.annotations?.readOnlyHint === true && readTool?.outputSchema?.type === "object",
