@@ -32,3 +32,61 @@ pub(crate) fn hard_links(meta: &std::fs::Metadata) -> u64 {
 pub(crate) fn hard_links(_meta: &std::fs::Metadata) -> u64 {
     1
 }
+
+/// The name of an errno value as Node reports it (`EACCES`), or its
+/// number.
+#[cfg(unix)]
+pub(crate) fn errno_name(code: i32) -> String {
+    let name = match code {
+        libc::EACCES => "EACCES",
+        libc::EPERM => "EPERM",
+        libc::ENOENT => "ENOENT",
+        libc::ENOTDIR => "ENOTDIR",
+        libc::ELOOP => "ELOOP",
+        libc::EMFILE => "EMFILE",
+        libc::ENFILE => "ENFILE",
+        libc::EIO => "EIO",
+        libc::ENAMETOOLONG => "ENAMETOOLONG",
+        libc::EXDEV => "EXDEV",
+        libc::ENOMEM => "ENOMEM",
+        _ => return format!("errno {code}"),
+    };
+    name.to_owned()
+}
+
+/// Node's name for a Windows error code, as libuv maps the common ones
+/// (access denied is `EPERM` there), or its number.
+#[cfg(not(unix))]
+pub(crate) fn errno_name(code: i32) -> String {
+    let name = match code {
+        // ERROR_FILE_NOT_FOUND, ERROR_PATH_NOT_FOUND
+        2 | 3 => "ENOENT",
+        // ERROR_TOO_MANY_OPEN_FILES
+        4 => "EMFILE",
+        // ERROR_ACCESS_DENIED
+        5 => "EPERM",
+        // ERROR_DIRECTORY
+        267 => "ENOTDIR",
+        _ => return format!("errno {code}"),
+    };
+    name.to_owned()
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::errno_name;
+
+    #[test]
+    fn errno_names_are_node_s() {
+        for (code, name) in [
+            (libc::EACCES, "EACCES"),
+            (libc::EPERM, "EPERM"),
+            (libc::ENOENT, "ENOENT"),
+            (libc::EIO, "EIO"),
+            (libc::ELOOP, "ELOOP"),
+        ] {
+            assert_eq!(errno_name(code), name);
+        }
+        assert_eq!(errno_name(100_000), "errno 100000");
+    }
+}

@@ -215,26 +215,6 @@ pub(crate) struct Outcome<S> {
     pub(crate) unreadable: Vec<String>,
 }
 
-/// The name of an errno value as Node reports it (`EACCES`), or its
-/// number.
-fn errno_name(code: i32) -> String {
-    let name = match code {
-        libc::EACCES => "EACCES",
-        libc::EPERM => "EPERM",
-        libc::ENOENT => "ENOENT",
-        libc::ENOTDIR => "ENOTDIR",
-        libc::ELOOP => "ELOOP",
-        libc::EMFILE => "EMFILE",
-        libc::ENFILE => "ENFILE",
-        libc::EIO => "EIO",
-        libc::ENAMETOOLONG => "ENAMETOOLONG",
-        libc::EXDEV => "EXDEV",
-        libc::ENOMEM => "ENOMEM",
-        _ => return format!("errno {code}"),
-    };
-    name.to_owned()
-}
-
 /// Why a walk stopped early. When threads stop for different reasons, the
 /// weightiest is told: the client's cancellation, then the deadline, then
 /// the entry bound, then the depth (which stops no thread: only the
@@ -304,7 +284,7 @@ impl<V> Shared<'_, V> {
         let code = std::error::Error::source(err)
             .and_then(|source| source.downcast_ref::<std::io::Error>())
             .and_then(std::io::Error::raw_os_error)
-            .map(errno_name);
+            .map(crate::sys::errno_name);
         let line = match code {
             Some(code) => format!("{path} ({code})"),
             None => path,
@@ -419,20 +399,6 @@ impl<V> Shared<'_, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn errno_names_are_node_s() {
-        for (code, name) in [
-            (libc::EACCES, "EACCES"),
-            (libc::EPERM, "EPERM"),
-            (libc::ENOENT, "ENOENT"),
-            (libc::EIO, "EIO"),
-            (libc::ELOOP, "ELOOP"),
-        ] {
-            assert_eq!(errno_name(code), name);
-        }
-        assert_eq!(errno_name(100_000), "errno 100000");
-    }
 
     #[test]
     fn path_order_is_pre_order_with_names_in_byte_order() {
