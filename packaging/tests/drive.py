@@ -134,7 +134,7 @@ async def main() -> int:
         refused = [k for k, v in calls.items() if v.get("isError")]
         sane = (
             (expected["initialize"]["serverInfo"] or {}).get("name") == "mcp-roots-fs"
-            and len(expected["tools/list"]) == 14
+            and len(expected["tools/list"]) == 16
             and refused == ["5 read_text_file", "6 read_text_file"]
             and "written" in json.dumps(calls["4 read_text_file"])
             and expected["tree"].get("sub/new.txt") == "written\n"
