@@ -74,7 +74,7 @@ pub(crate) fn errno_name(code: i32) -> String {
 
 #[cfg(all(test, unix))]
 mod tests {
-    use super::errno_name;
+    use crate::sys::errno_name;
 
     #[test]
     fn errno_names_are_node_s() {
