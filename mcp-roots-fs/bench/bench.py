@@ -2,10 +2,14 @@
 search_files / directory_tree over a generated tree of 100,000 files
 against `find`. Not part of CI (docs/PERFORMANCE.md has the numbers).
 
-    python bench.py ORIGINAL_INDEX_JS MCP_ROOTS_FS [CALLS]
+    python bench.py ORIGINAL_INDEX_JS [ORIGINAL_INDEX_JS ...] MCP_ROOTS_FS [CALLS]
 
-Both servers run at once and are measured in alternating batches, so that
-what else the machine does falls on both alike. A server's CPU is the sum
+Each original (its `dist/index.js`, labelled by the version in the
+package.json beside `dist/`; run by the `node` on PATH: 2.x needs Node 24)
+and mcp-roots-fs run at once and are measured in alternating batches, so
+that what else the machine does falls on all alike. A tool an original
+does not list (2.3.0 added `append_file` and `copy_file`) is measured for
+the servers that list it. A server's CPU is the sum
 of its threads' time on a CPU (`/proc/PID/task/*/schedstat`, in
 nanoseconds), read before and after each batch; the process's
 `utime + stime` (10 ms ticks, but counting threads that ended) is printed
@@ -29,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import AsyncExitStack
 from pathlib import Path
 
 import anyio
@@ -102,6 +107,8 @@ def tools(base: Path) -> list[tuple[str, dict | None]]:
         ("search_files", {"path": r("small"), "pattern": "**/*.md"}),
         ("get_file_info", {"path": r("a.txt")}),
         ("list_allowed_directories", {}),
+        ("append_file", {"path": r("appended.txt"), "content": "x\n"}),
+        ("copy_file", None),
     ]
 
 
@@ -117,51 +124,67 @@ def small_tree(base: Path) -> None:
             p.write_text("x")
 
 
-def move_args(base: Path, tag: str, i: int) -> dict:
+def fresh_args(tool: str, base: Path, tag: str, i: int) -> dict:
+    """Arguments for a call that cannot be repeated as is: a move takes
+    a new file each time, a copy a new destination (it never overwrites)."""
+    if tool == "copy_file":
+        return {"source": str(base / "b.txt"), "destination": str(base / f"cp-{tag}-{i}.txt")}
     src = base / f"mv-{tag}-{i}"
     src.write_text("m")
     return {"source": str(src), "destination": str(base / f"mv-{tag}-{i}.moved")}
 
 
+def original_label(index_js: str) -> str:
+    """The version of the package holding `dist/index.js`."""
+    package = Path(index_js).resolve().parent.parent / "package.json"
+    try:
+        return json.loads(package.read_text())["version"]
+    except (OSError, KeyError, ValueError):
+        return Path(index_js).name
+
+
 async def per_tool(servers: dict[str, list[str]], base: Path, calls: int) -> dict[str, dict[str, tuple[float, float]]]:
-    """{tool: {server: (CPU µs per call, p50 µs)}}, both servers measured
+    """{tool: {server: (CPU µs per call, p50 µs)}}, the servers measured
     in alternating batches of calls / BATCHES."""
     out: dict[str, dict[str, tuple[float, float]]] = {}
     env = {**os.environ, "RUST_LOG": "warn"}
     batch = max(1, calls // BATCHES)
-    async with (
-        Client(StdioServerParameters(command=servers["original"][0], args=servers["original"][1:], env=env), mode="legacy") as original,
-        Client(StdioServerParameters(command=servers["ours"][0], args=servers["ours"][1:], env=env), mode="legacy") as ours,
-    ):
-        clients = {"original": original, "ours": ours}
+    async with AsyncExitStack() as stack:
+        clients = {}
+        for label, command in servers.items():
+            params = StdioServerParameters(command=command[0], args=command[1:], env=env)
+            clients[label] = await stack.enter_async_context(Client(params, mode="legacy"))
         cpus = {label: Cpu(server_pid(servers[label][-2])) for label in clients}
-        moves = {label: 0 for label in clients}
-
-        def args_of(label: str, args: dict | None) -> dict:
-            if args is not None:
-                return args
-            moves[label] += 1
-            return move_args(base, label, moves[label])
+        listed = {label: {t.name for t in (await client.list_tools()).tools} for label, client in clients.items()}
+        fresh = {label: 0 for label in clients}
 
         for name, args in tools(base):
             tool = name.split()[0]
-            spent = {label: 0 for label in clients}
-            walls: dict[str, list[float]] = {label: [] for label in clients}
+
+            def args_of(label: str) -> dict:
+                if args is not None:
+                    return args
+                fresh[label] += 1
+                return fresh_args(tool, base, label.replace(".", "_"), fresh[label])
+
+            serving = {label: client for label, client in clients.items() if tool in listed[label]}
+            spent = {label: 0 for label in serving}
+            walls: dict[str, list[float]] = {label: [] for label in serving}
             # Warm: a JIT compiles what runs often; V8 needs a few hundred calls.
-            for label, client in clients.items():
+            for label, client in serving.items():
                 for _ in range(min(calls, 300)):
-                    await client.call_tool(tool, args_of(label, args))
+                    await client.call_tool(tool, args_of(label))
             for _ in range(BATCHES):
-                for label, client in clients.items():
+                for label, client in serving.items():
                     cpus[label].sample()
                     for _ in range(batch):
-                        a = args_of(label, args)
+                        a = args_of(label)
                         t = time.perf_counter()
                         await client.call_tool(tool, a)
                         walls[label].append(time.perf_counter() - t)
                     spent[label] += cpus[label].sample()
             n = batch * BATCHES
-            out[name] = {label: (spent[label] / n / 1e3, statistics.median(walls[label]) * 1e6) for label in clients}
+            out[name] = {label: (spent[label] / n / 1e3, statistics.median(walls[label]) * 1e6) for label in serving}
             print(f"  {name}: " + ", ".join(f"{label} {cpu:.0f} µs" for label, (cpu, _) in out[name].items()), file=sys.stderr, flush=True)
         for label, cpu in cpus.items():
             cpu.sample()
@@ -269,19 +292,34 @@ async def sdk_walk(command: list[str], tool: str, args: dict) -> tuple[float, in
 
 
 async def main() -> None:
-    original, ours = sys.argv[1], sys.argv[2]
-    calls = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
+    args = sys.argv[1:]
+    calls = int(args.pop()) if len(args) > 2 and args[-1].isdigit() else 1000
+    if len(args) < 2:
+        sys.exit(__doc__)
+    *originals, ours = args
+    labels = [original_label(o) for o in originals]
     with tempfile.TemporaryDirectory() as d:
         base = Path(d).resolve() / "root"
         small_tree(base)
-        servers = {"original": ["node", original, str(base)], "ours": [ours, str(base)]}
+        servers = {label: ["node", o, str(base)] for label, o in zip(labels, originals)}
+        servers["ours"] = [ours, str(base)]
         result = await per_tool(servers, base, calls)
     batch = max(1, calls // BATCHES)
     print(f"per tool, {batch * BATCHES} warm calls each ({BATCHES} alternating batches): server CPU per call (µs), p50 wall (µs)")
-    print(f"{'tool':<28}{'original cpu':>14}{'ours cpu':>10}{'ratio':>8}{'orig p50':>10}{'ours p50':>10}")
+    head = f"{'tool':<28}{'ours cpu':>10}{'ours p50':>10}"
+    for label in labels:
+        head += f"{label + ' cpu':>16}{'ratio':>7}{label + ' p50':>16}"
+    print(head)
     for name, by in result.items():
-        (oc, ow), (wc, ww) = by["original"], by["ours"]
-        print(f"{name:<28}{oc:>14.0f}{wc:>10.0f}{wc / oc if oc else 0:>8.2f}{ow:>10.0f}{ww:>10.0f}")
+        wc, ww = by["ours"]
+        row = f"{name:<28}{wc:>10.0f}{ww:>10.0f}"
+        for label in labels:
+            if label in by:
+                oc, ow = by[label]
+                row += f"{oc:>16.0f}{wc / oc if oc else 0:>7.2f}{ow:>16.0f}"
+            else:
+                row += f"{'(not listed)':>16}{'':>7}{'':>16}"
+        print(row)
     with tempfile.TemporaryDirectory() as d:
         base = Path(d).resolve()
         big_tree(base, 100_000)
@@ -294,7 +332,8 @@ async def main() -> None:
         print(f"\n100,000 files: find -name '*.md' {find:.3f} s (best of 5; each server's raw figures best of 5 too)")
         print(f"{'':<27}{'raw wall':>9}{'× find':>8}{'1st byte':>10}{'SDK wall':>10}{'× find':>8}{'server cpu':>12}{'peak RSS':>10}{'answer':>10}  lines")
         for tool, args in [("search_files", {"path": str(base), "pattern": "**/*.md"}), ("directory_tree", {"path": str(base)})]:
-            for label, command in [("original", ["node", original, str(base)]), ("ours", [ours, str(base)])]:
+            walkers = [(label, ["node", o, str(base)]) for label, o in zip(labels, originals)] + [("ours", [ours, str(base)])]
+            for label, command in walkers:
                 wall, first, cpu, peak, size = raw_walk(command, tool, args, 5)
                 sdk, lines = await sdk_walk(command, tool, args)
                 over = " (over rmcp's 16 MiB line limit)" if size > RMCP_LINE_LIMIT else ""
