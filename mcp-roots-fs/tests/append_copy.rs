@@ -1,4 +1,5 @@
-//! `append_file` and `copy_file` through rmcp's client, on 2025-11-25 and
+//! `append_file` and `copy_file` (and `move_file` across file systems)
+//! through rmcp's client, on 2025-11-25 and
 //! on 2026-07-28: inside, outside, hidden parts at either end, read-only
 //! patterns and a `--read-only-dir` nested in a writable directory, an
 //! existing destination, a link at the name, a directory where a file is
@@ -348,5 +349,75 @@ async fn confirm_asks_before_appending_to_an_existing_file() {
         Some("outside_roots"),
         "{outside:?}"
     );
+    assert!(conn.close().await);
+}
+
+/// `move_file` between two served directories on two file systems (the
+/// temporary directory's and `/dev/shm`): a regular file moves (copied,
+/// then removed, mode and times kept), a directory stays where it is.
+#[tokio::test]
+async fn a_move_across_file_systems_copies_a_file_and_refuses_a_directory() {
+    use std::os::unix::fs::MetadataExt;
+    let a_dir = tempfile::tempdir().unwrap();
+    let Ok(b_dir) = tempfile::tempdir_in("/dev/shm") else {
+        eprintln!("skipped: no /dev/shm to hold a second file system");
+        return;
+    };
+    let (a, b) = (
+        a_dir.path().canonicalize().unwrap(),
+        b_dir.path().canonicalize().unwrap(),
+    );
+    if std::fs::metadata(&a).unwrap().dev() == std::fs::metadata(&b).unwrap().dev() {
+        eprintln!("skipped: the temporary directory and /dev/shm are one file system here");
+        return;
+    }
+    std::fs::write(a.join("f.txt"), "moved across").unwrap();
+    std::fs::set_permissions(a.join("f.txt"), std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::fs::create_dir(a.join("dir")).unwrap();
+    let at = |p: PathBuf| p.to_str().unwrap().to_owned();
+    let args = [at(a.clone()), at(b.clone())];
+    let script = ScriptedClient::new(false, false);
+    let conn = start(&args, &script).await;
+    let moved = call(
+        &conn.client,
+        "move_file",
+        json!({ "source": at(a.join("f.txt")), "destination": at(b.join("f.txt")) }),
+    )
+    .await;
+    assert!(!failed(&moved), "{moved:?}");
+    assert_eq!(
+        text_of(&moved),
+        format!(
+            "Successfully moved {} to {}",
+            at(a.join("f.txt")),
+            at(b.join("f.txt"))
+        )
+    );
+    assert!(!a.join("f.txt").exists());
+    assert_eq!(
+        std::fs::read_to_string(b.join("f.txt")).unwrap(),
+        "moved across"
+    );
+    let mode = std::fs::metadata(b.join("f.txt"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+
+    let dir = call(
+        &conn.client,
+        "move_file",
+        json!({ "source": at(a.join("dir")), "destination": at(b.join("dir")) }),
+    )
+    .await;
+    refused(
+        &dir,
+        "io",
+        &at(a.join("dir")),
+        "a directory across file systems",
+    );
+    assert!(text_of(&dir).contains("directory"), "{}", text_of(&dir));
+    assert!(a.join("dir").is_dir());
+    assert!(!b.join("dir").exists());
     assert!(conn.close().await);
 }

@@ -431,6 +431,22 @@ impl Snapshot<'_> {
         judged.set.rename_with(from, to, overwrite)
     }
 
+    /// Moves, by rename or across file systems by copy and removal; see
+    /// [`RootSet::move_with`]. Judged as [`create_dir`](Self::create_dir),
+    /// both ends.
+    ///
+    /// # Errors
+    ///
+    /// As [`create_dir`](Self::create_dir), for either end.
+    pub fn move_with<F, T>(&self, from: &F, to: &T, overwrite: Overwrite) -> Result<(), Error>
+    where
+        F: Target + ?Sized,
+        T: Target + ?Sized,
+    {
+        let judged = self.for_change(Operation::Rename, &[&from, &to])?;
+        judged.set.move_with(from, to, overwrite)
+    }
+
     /// Replaces a file's content atomically; see [`RootSet::write_atomic`].
     /// Judged as [`create_dir`](Self::create_dir).
     ///

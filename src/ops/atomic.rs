@@ -17,7 +17,7 @@ use std::io::{self, Write};
 use cap_std::fs::Dir;
 
 use crate::error::{Error, ErrorKind, Operation};
-use crate::ops::mutate::Leaf;
+use crate::ops::mutate::{self, Leaf, Renamed};
 use crate::ops::open::refuse_dir_demand;
 use crate::options::Create;
 use crate::options::Overwrite;
@@ -65,7 +65,25 @@ pub(crate) fn write_atomic(sel: &Writable, data: &[u8]) -> Result<(), Error> {
 pub(crate) fn copy(from: &Selected, to: &Writable) -> Result<u64, Error> {
     let op = Operation::Copy;
     let how = How::default();
-    let mut source = crate::ops::open::open_file(from, &how, op)?.file;
+    let source = crate::ops::open::open_file(from, &how, op)?.file;
+    refuse_dir_demand(to, op, ErrorKind::AlreadyExists)?;
+    let leaf = Leaf::open(to, op)?;
+    copy_into(source, from, to, &leaf, op, Overwrite::Refuse).map(|(copied, _)| copied)
+}
+
+/// Publishes a copy of the open `source` at the leaf's name, with its
+/// permission bits and times: the bits are given to the temporary file
+/// before any byte is written, so the content is never readable under a
+/// wider mode than the source's. Returns the bytes copied and the
+/// identity of the copy.
+fn copy_into(
+    mut source: File,
+    from: &Selected,
+    to: &Writable,
+    leaf: &Leaf,
+    op: Operation,
+    overwrite: Overwrite,
+) -> Result<(u64, sys::Identity), Error> {
     let fail = |e| Error::from_os(e, op, from.input);
     let mode = sys::mode_of(&source).map_err(fail)? & KEPT_MODE;
     let meta = source.metadata().map_err(fail)?;
@@ -76,15 +94,80 @@ pub(crate) fn copy(from: &Selected, to: &Writable) -> Result<u64, Error> {
     if let Ok(modified) = meta.modified() {
         times = times.set_modified(modified);
     }
-    refuse_dir_demand(to, op, ErrorKind::AlreadyExists)?;
-    let leaf = Leaf::open(to, op)?;
     let mut copied = 0;
-    publish(to, &leaf, leaf.name, op, Overwrite::Refuse, |file| {
+    let mut made = None;
+    publish(to, leaf, leaf.name, op, overwrite, |file| {
         sys::set_mode(file, mode)?;
         copied = io::copy(&mut source, file)?;
+        made = Some(sys::identity(&*file)?);
         file.set_times(times)
     })?;
-    Ok(copied)
+    let made = made.ok_or_else(|| Error::new(ErrorKind::Io, op, to.input))?;
+    Ok((copied, made))
+}
+
+/// Moves `from` to `to` by rename; where the two lie on different file
+/// systems, a regular file is copied as [`copy`] copies it (published
+/// atomically, mode and times kept, replacing `to` only when `overwrite`
+/// says so) and its name removed, only while that name is still the file
+/// that was copied. A directory, a symlink or a special file is not moved
+/// across file systems. A copy whose source cannot be removed is removed
+/// again, so that a failed move leaves one file, where it was.
+pub(crate) fn move_file(from: &Writable, to: &Writable, overwrite: Overwrite) -> Result<(), Error> {
+    let op = Operation::Rename;
+    let (error, source, target, moved) = match mutate::rename_within(from, to, overwrite)? {
+        Renamed::Done => return Ok(()),
+        Renamed::Across {
+            error,
+            source,
+            target,
+            moved,
+        } => (error, source, target, moved),
+    };
+    let refuse =
+        |detail: &'static str| Err(mutate::across_devices(error, op, from).with_detail(detail));
+    let Some(stat) = moved else {
+        return Err(Error::new(ErrorKind::NotFound, op, from.input));
+    };
+    if stat.kind == Kind::Dir && !stat.is_link {
+        return refuse(
+            "a directory is not moved across file systems: create it at the destination and move its files one at a time",
+        );
+    }
+    if stat.is_link || stat.kind != Kind::File {
+        return refuse("only a regular file is moved across file systems (copied, then removed)");
+    }
+    let how = How {
+        nofollow: true,
+        hardening: source.hardening,
+        ..How::default()
+    };
+    let fail = |e| Error::from_os(e, op, from.input);
+    let file = sys::open_beneath(&source.parent, source.name, &how).map_err(fail)?;
+    if sys::identity(&file).map_err(fail)? != stat.id {
+        return Err(Error::new(ErrorKind::Io, op, from.input)
+            .with_detail("the source was replaced while it was being moved; nothing was moved"));
+    }
+    let (_, made) = copy_into(file, from, to, &target, op, overwrite)?;
+    let still = sys::lstat_at(&source.parent, source.name).map_err(fail)?;
+    let removed = match still {
+        Some(now) if now.id == stat.id && !now.is_link => {
+            sys::unlink_at(&source.parent, source.name, Kind::File).map_err(fail)
+        }
+        _ => Err(Error::new(ErrorKind::Io, op, from.input).with_detail(
+            "the source was replaced during the move; the copy was removed and the source left as it is",
+        )),
+    };
+    if let Err(e) = removed {
+        // Only the copy this move made is taken back.
+        if let Ok(Some(now)) = sys::lstat_at(&target.parent, target.name)
+            && now.id == made
+        {
+            let _ = sys::unlink_at(&target.parent, target.name, Kind::File);
+        }
+        return Err(e);
+    }
+    sys::sync_dir(&source.parent).map_err(fail)
 }
 
 /// Fills a fresh temporary file in the leaf's parent, syncs it, and

@@ -275,6 +275,32 @@ fn remove(sel: &Writable, kind: Kind) -> Result<(), Error> {
 /// same file system). A trailing `/` on either end requires the source to
 /// be a directory (the kernel's rule); neither end may be a root of the set.
 pub(crate) fn rename(from: &Writable, to: &Writable, overwrite: Overwrite) -> Result<(), Error> {
+    match rename_within(from, to, overwrite)? {
+        Renamed::Done => Ok(()),
+        Renamed::Across { error, .. } => Err(across_devices(error, Operation::Rename, from)),
+    }
+}
+
+/// What [`rename_within`] did: the rename, or nothing because the two ends
+/// lie on different file systems, with both ends still open and what the
+/// source was when it was judged.
+pub(crate) enum Renamed<'s> {
+    Done,
+    Across {
+        error: std::io::Error,
+        source: Leaf<'s>,
+        target: Leaf<'s>,
+        moved: Option<Stat>,
+    },
+}
+
+/// The rename of [`rename`], leaving a move across file systems to the
+/// caller.
+pub(crate) fn rename_within<'s>(
+    from: &'s Writable,
+    to: &'s Writable,
+    overwrite: Overwrite,
+) -> Result<Renamed<'s>, Error> {
     let op = Operation::Rename;
     let source = Leaf::open(from, op)?;
     let target = Leaf::open(to, op)?;
@@ -292,23 +318,32 @@ pub(crate) fn rename(from: &Writable, to: &Writable, overwrite: Overwrite) -> Re
     source.refuse_root(moved, from, op)?;
     target.refuse_root(target.stat(to, op)?, to, op)?;
     let replace = overwrite == Overwrite::Replace;
-    sys::rename_at(
+    match sys::rename_at(
         &source.parent,
         source.given,
         &target.parent,
         target.given,
         replace,
-    )
-    .map_err(|e| {
-        if sys::is_cross_device(&e) {
-            // Here EXDEV means two file systems, not an escape.
-            Error::with_source(ErrorKind::Io, e, op, from.input)
-                .with_detail("source and destination are on different file systems")
-        } else {
+    ) {
+        Ok(()) => Ok(Renamed::Done),
+        // Here EXDEV means two file systems, not an escape.
+        Err(error) if sys::is_cross_device(&error) => Ok(Renamed::Across {
+            error,
+            source,
+            target,
+            moved,
+        }),
+        Err(e) => {
             let input = blamed(&e, moved, from, to);
-            Error::from_os(e, op, input)
+            Err(Error::from_os(e, op, input))
         }
-    })
+    }
+}
+
+/// The error of a rename between two file systems.
+pub(crate) fn across_devices(error: std::io::Error, op: Operation, from: &Selected) -> Error {
+    Error::with_source(ErrorKind::Io, error, op, from.input)
+        .with_detail("source and destination are on different file systems")
 }
 
 /// The end of a rename that the kernel's refusal `e` is about, so that the

@@ -476,6 +476,35 @@ impl RootSet {
         })
     }
 
+    /// Moves `from` to `to` as [`rename_with`](Self::rename_with) renames,
+    /// and where the two lie on different file systems (where a rename
+    /// fails) moves a regular file by copying it as [`copy`](Self::copy)
+    /// does (published atomically, permission bits and times kept) and
+    /// then removing its name, only while that name is still the file
+    /// copied; if the name cannot be removed, the copy is removed again and
+    /// the source stays. Such a move is not atomic: for a moment both names
+    /// exist, and with [`Overwrite::Replace`] a destination replaced by the
+    /// copy is not restored when the source then cannot be removed. A
+    /// directory, a symlink or a special file is not moved across file
+    /// systems (`io`, with a detail saying so).
+    ///
+    /// # Errors
+    ///
+    /// As [`rename_with`](Self::rename_with), and as [`copy`](Self::copy)
+    /// across file systems.
+    pub fn move_with<F, T>(&self, from: &F, to: &T, overwrite: Overwrite) -> Result<(), Error>
+    where
+        F: Target + ?Sized,
+        T: Target + ?Sized,
+    {
+        traced(|| {
+            let op = Operation::Rename;
+            let from = from.select(self, op)?;
+            let to = to.select(self, op)?;
+            atomic::move_file(&from.writable(op)?, &to.writable(op)?, overwrite)
+        })
+    }
+
     /// Replaces a file's content with `data` so that a concurrent reader
     /// sees the old or the new content, never a mix: a temporary file beside
     /// the target is written, synced and renamed over it. A symlink at the

@@ -1,5 +1,7 @@
 //! `move_file`: renames a file or directory; an existing destination is
 //! refused atomically (`RENAME_NOREPLACE`), as the original refuses it.
+//! Across file systems a regular file is copied and then removed, as
+//! 2.3.0 moves it (a directory is refused there, as it is by 2.3.0).
 //! With `--confirm`, a move onto an existing name asks the user, and
 //! replaces it when they accept.
 
@@ -65,5 +67,5 @@ pub(crate) fn rename(
 ) -> Result<(), Stop> {
     let from = target(snap, source);
     let to = target(snap, destination);
-    Ok(snap.rename_with(from.as_str(), to.as_str(), overwrite)?)
+    Ok(snap.move_with(from.as_str(), to.as_str(), overwrite)?)
 }
