@@ -19,18 +19,28 @@ pub(crate) fn permissions(meta: &std::fs::Metadata) -> String {
     .to_owned()
 }
 
-/// The number of hard links to the file (2.3.0's `hardLinks`).
+/// The number of hard links to the file (2.3.0's `hardLinks`): from the
+/// metadata already read.
 #[cfg(unix)]
-pub(crate) fn hard_links(meta: &std::fs::Metadata) -> u64 {
+pub(crate) fn hard_links(
+    _snap: &mcp_roots::Snapshot<'_>,
+    _path: &str,
+    meta: &std::fs::Metadata,
+) -> Result<u64, mcp_roots::Error> {
     use std::os::unix::fs::MetadataExt;
-    meta.nlink()
+    Ok(meta.nlink())
 }
 
-/// Without Unix link counts in the standard library's stable metadata:
-/// one name, as Node reports for most files there.
+/// The standard library's metadata has no stable link count on Windows:
+/// the core reads it from a handle opened beneath the root, as Node reads
+/// it (`GetFileInformationByHandle`).
 #[cfg(not(unix))]
-pub(crate) fn hard_links(_meta: &std::fs::Metadata) -> u64 {
-    1
+pub(crate) fn hard_links(
+    snap: &mcp_roots::Snapshot<'_>,
+    path: &str,
+    _meta: &std::fs::Metadata,
+) -> Result<u64, mcp_roots::Error> {
+    snap.link_count(path)
 }
 
 /// The name of an errno value as Node reports it (`EACCES`), or its

@@ -336,6 +336,17 @@ impl Snapshot<'_> {
         self.set().metadata(target)
     }
 
+    /// The number of hard links to a file or directory; see
+    /// [`RootSet::link_count`].
+    ///
+    /// # Errors
+    ///
+    /// As [`read_dir`](Self::read_dir).
+    pub fn link_count<T: Target + ?Sized>(&self, target: &T) -> Result<u64, Error> {
+        self.in_scope(target, Operation::Metadata)?;
+        self.set().link_count(target)
+    }
+
     /// Resolves a path; see [`RootSet::resolve`].
     ///
     /// # Errors

@@ -275,6 +275,14 @@ pub(crate) fn metadata(sel: &Selected) -> Result<Metadata, Error> {
         .map_err(|e| Error::from_os(e, op, sel.input))
 }
 
+/// The number of hard links to the object, following symlinks beneath the
+/// root (the standard library's metadata gives it on Unix only).
+pub(crate) fn link_count(sel: &Selected) -> Result<u64, Error> {
+    let op = Operation::Metadata;
+    let file = open_raw(sel, sel.rel(), How::location(false, Default::default()), op)?;
+    sys::link_count(&file).map_err(|e| Error::from_os(e, op, sel.input))
+}
+
 /// The physical location beneath the root. A missing target resolves
 /// through its deepest existing ancestor; the missing tail must be plain
 /// names. A dangling symlink resolves to the link itself.

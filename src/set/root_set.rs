@@ -376,6 +376,18 @@ impl RootSet {
         traced(|| ops::open::metadata(&target.select(self, Operation::Metadata)?))
     }
 
+    /// The number of hard links to a file or directory (following
+    /// symlinks beneath the root): what `st_nlink` says on Unix and the
+    /// handle's link count on Windows, where the standard library's
+    /// [`Metadata`] does not give it.
+    ///
+    /// # Errors
+    ///
+    /// As [`metadata`](Self::metadata).
+    pub fn link_count<T: Target + ?Sized>(&self, target: &T) -> Result<u64, Error> {
+        traced(|| ops::open::link_count(&target.select(self, Operation::Metadata)?))
+    }
+
     /// The root and physical path below it that `target` names now; a
     /// missing target resolves through its deepest existing ancestor.
     ///

@@ -21,7 +21,7 @@ echo "wine tests: setup took $((SECONDS - start)) s"
 target=x86_64-pc-windows-gnu
 # The library's own tests, then the corpus suite of conformance/ (it needs
 # testkit); two runs because each names test targets of its own package.
-library=(-p mcp-roots --lib --test windows_ops --test windows_parts)
+library=(-p mcp-roots --lib --test windows_ops --test windows_parts --test link_count)
 corpus=(-p mcp-roots-conformance --test windows_corpus)
 
 step=$SECONDS

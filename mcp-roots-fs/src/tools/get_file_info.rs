@@ -17,7 +17,9 @@ use crate::tools::args::PathOnly;
 /// The original's lines of metadata for `args.path`: the tool's body over
 /// one snapshot of the roots, callable without a tool call.
 pub(crate) fn info(snap: &Snapshot<'_>, args: &PathOnly) -> Result<CallToolResult, Stop> {
-    let meta = snap.metadata(target(snap, &args.path).as_str())?;
+    let path = target(snap, &args.path);
+    let meta = snap.metadata(path.as_str())?;
+    let links = hard_links(snap, path.as_str(), &meta)?;
     let time = |t: std::io::Result<SystemTime>| js_date(t.unwrap_or(SystemTime::UNIX_EPOCH));
     let text = [
         format!("size: {}", meta.len()),
@@ -27,7 +29,7 @@ pub(crate) fn info(snap: &Snapshot<'_>, args: &PathOnly) -> Result<CallToolResul
         format!("isDirectory: {}", meta.is_dir()),
         format!("isFile: {}", meta.is_file()),
         format!("permissions: {}", permissions(&meta)),
-        format!("hardLinks: {}", hard_links(&meta)),
+        format!("hardLinks: {links}"),
     ]
     .join("\n");
     Ok(reply::text(text))
