@@ -7,12 +7,20 @@
 //! refused without a question; a read-only pattern inside a writable grant
 //! stays read-only; a client without forms gets `outside_roots` with the
 //! sentence; `move_file` asks once for both paths; on 2026-07-28 only
-//! "this call" is offered.
+//! "this call" is offered; a resource read is asked about as a tool's
+//! path is.
 
 mod common;
 
-use mcp_script::{Client, Connection, ScriptedClient, accept, decline, modern_lifecycle, text_of};
-use rmcp::model::{CallToolResult, ElicitRequestParams, ProtocolVersion};
+use mcp_script::{
+    Client, Connection, ScriptedClient, accept, decline, modern_lifecycle, read_resource_round,
+    text_of,
+};
+use rmcp::ServiceError;
+use rmcp::model::{
+    CallToolResult, ElicitRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ResourceContents,
+};
 use serde_json::json;
 use tempfile::TempDir;
 
@@ -107,6 +115,15 @@ fn forms(script: &ScriptedClient) -> Vec<(String, Vec<String>)> {
 async fn session(tree: &Tree, forms: bool) -> (Connection<NoServer>, ScriptedClient) {
     let script = ScriptedClient::new(false, forms);
     let conn = start(&tree.args(), &script).await;
+    (conn, script)
+}
+
+/// A 2026-07-28 client that answers forms and shares no roots.
+async fn modern_session(tree: &Tree) -> (Connection<NoServer>, ScriptedClient) {
+    let script = ScriptedClient::new(false, true).speaking(ProtocolVersion::V_2026_07_28);
+    let conn = Connection::spawn(binary(), &tree.args(), script.clone(), modern_lifecycle())
+        .await
+        .expect("the server starts");
     (conn, script)
 }
 
@@ -320,11 +337,7 @@ async fn move_file_asks_once_for_both_paths() {
 #[tokio::test]
 async fn on_2026_07_28_only_this_call_is_offered() {
     let tree = Tree::new();
-    let script = ScriptedClient::new(false, true).speaking(ProtocolVersion::V_2026_07_28);
-    let conn: Connection<NoServer> =
-        Connection::spawn(binary(), &tree.args(), script.clone(), modern_lifecycle())
-            .await
-            .expect("the server starts");
+    let (conn, script) = modern_session(&tree).await;
     let c = &conn.client;
     let a = tree.at("area/a.md");
     script.pick("grant", "this call");
@@ -408,4 +421,106 @@ async fn confirm_asks_after_the_grant_on_both_eras() {
         std::fs::write(&a, "alpha").unwrap();
         assert!(conn.close().await);
     }
+}
+
+/// A `file:` URI as a resource is what a tool's path is: in the area it is
+/// asked about (the question names `resources/read`), past the area or
+/// hidden it is refused without a question; a grant for the session
+/// serves the tools too.
+#[tokio::test]
+async fn a_resource_read_is_asked_about_as_a_tool_path_is() {
+    let tree = Tree::new();
+    let (conn, script) = session(&tree, true).await;
+    let c = &conn.client;
+    let uri = |rel: &str| format!("file://{}", tree.at(rel));
+    script.pick("grant", "this session");
+    let read = c
+        .read_resource(ReadResourceRequestParams::new(uri("area/notes/n.md")))
+        .await
+        .expect("granted and read");
+    let ResourceContents::TextResourceContents { text, .. } = &read.contents[0] else {
+        panic!("{read:?}");
+    };
+    assert_eq!(text, "note");
+    let asked = forms(&script);
+    assert_eq!(asked.len(), 1);
+    assert!(asked[0].0.contains("resources/read"), "{}", asked[0].0);
+    assert_eq!(asked[0].1, ["call", "session", "no"]);
+    // The session's grant serves a tool without a question.
+    let by_tool = call(
+        c,
+        "read_text_file",
+        json!({ "path": tree.at("area/notes/n.md") }),
+    )
+    .await;
+    assert_eq!(text_of(&by_tool), "note", "{by_tool:?}");
+    for (rel, want) in [
+        ("area/key.pem", "hidden"),
+        ("outside/x.md", "outside_roots"),
+    ] {
+        let refused = c
+            .read_resource(ReadResourceRequestParams::new(uri(rel)))
+            .await
+            .expect_err("refused");
+        let ServiceError::McpError(error) = refused else {
+            panic!("{rel}: {refused:?}");
+        };
+        assert_eq!(
+            error.data.as_ref().unwrap()["reason"],
+            want,
+            "{rel}: {error:?}"
+        );
+    }
+    assert_eq!(forms(&script).len(), 1, "nothing more was asked");
+    assert!(conn.close().await);
+}
+
+/// On 2026-07-28 a read's grant question is a round of its own, whose
+/// state is bound to the URI: it serves no other read.
+#[tokio::test]
+async fn on_2026_07_28_a_read_asks_in_rounds_bound_to_its_uri() {
+    let tree = Tree::new();
+    let (conn, script) = modern_session(&tree).await;
+    let c = &conn.client;
+    let a = format!("file://{}", tree.at("area/a.md"));
+    let n = format!("file://{}", tree.at("area/notes/n.md"));
+    script.pick("grant", "this call");
+    let read = c
+        .read_resource(ReadResourceRequestParams::new(a.as_str()))
+        .await
+        .expect("granted for the call and read");
+    let ResourceContents::TextResourceContents { text, .. } = &read.contents[0] else {
+        panic!("{read:?}");
+    };
+    assert_eq!(text, "alpha");
+    assert_eq!(forms(&script)[0].1, ["call", "no"]);
+
+    // By hand: the roots round, then the question's round with its state.
+    let question = |uri: String| async move {
+        match read_resource_round(c, &uri, Some(&[]), None).await {
+            Ok(ReadResourceResponse::InputRequired(asked)) => {
+                let keys: Vec<&String> = asked
+                    .input_requests
+                    .iter()
+                    .flatten()
+                    .map(|(k, _)| k)
+                    .collect();
+                assert_eq!(keys.len(), 1, "{asked:?}");
+                assert_ne!(keys[0], "roots", "{asked:?}");
+                asked
+                    .request_state
+                    .expect("the question's round carries a state")
+            }
+            other => panic!("{uri}: {other:?}"),
+        }
+    };
+    let for_a = question(a.clone()).await;
+    let moved = read_resource_round(c, &n, Some(&[]), Some(&for_a))
+        .await
+        .expect_err("a state bound to another URI");
+    assert_eq!(
+        moved.data.as_ref().unwrap()["reason"],
+        "invalid_request_state"
+    );
+    assert!(conn.close().await);
 }

@@ -106,7 +106,8 @@ async fn connect(tree: &Tree, era: Era) -> Connection<NoServer> {
 }
 
 /// Reads `uri` as a client of `era` does: on 2026-07-28 the first round
-/// asks for the roots (and seals a state), the retry brings them.
+/// asks for the roots (sealing no state, as a tool call's first round:
+/// there is nothing to carry), the retry brings them.
 async fn read(
     c: &Client,
     era: Era,
@@ -126,9 +127,8 @@ async fn read(
         .map(|(k, _)| k)
         .collect();
     assert_eq!(keys, ["roots"], "{uri}: {asked:?}");
-    let state = asked.request_state.as_deref();
-    assert!(state.is_some(), "{uri}: the round seals a state");
-    match read_resource_round(c, uri, Some(roots), state).await? {
+    assert_eq!(asked.request_state, None, "{uri}: nothing to carry");
+    match read_resource_round(c, uri, Some(roots), None).await? {
         ReadResourceResponse::Complete(result) => Ok(result),
         other => panic!("{uri}: a second round asked again: {other:?}"),
     }
@@ -303,7 +303,7 @@ async fn on_2026_07_28_reads_are_judged_as_the_tools_judge() {
 }
 
 #[tokio::test]
-async fn on_2026_07_28_the_read_is_under_the_requests_roots_and_its_state_is_bound() {
+async fn on_2026_07_28_the_read_is_under_the_requests_roots_and_a_forged_state_is_refused() {
     let tree = Tree::new();
     let conn = connect(&tree, Era::Rounds).await;
     let c = &conn.client;
@@ -318,35 +318,11 @@ async fn on_2026_07_28_the_read_is_under_the_requests_roots_and_its_state_is_bou
     let none = read(c, Era::Rounds, &[], &a).await.unwrap_err();
     assert_eq!(refusal_reason(&none, &a), "no_roots");
 
-    let state = |response: ReadResourceResponse| match response {
-        ReadResourceResponse::InputRequired(asked) => asked.request_state.expect("a state"),
-        other => panic!("expected a round: {other:?}"),
-    };
     let root = tree.uri("");
     let roots = [root.as_str()];
-    // A state sealed for one URI does not serve another.
-    let for_a = state(read_resource_round(c, &a, None, None).await.unwrap());
-    let moved = read_resource_round(c, &b, Some(&roots), Some(&for_a))
-        .await
-        .unwrap_err();
-    assert_eq!(refusal_reason(&moved, &b), "invalid_request_state");
-    // Once used, it is not accepted again.
-    let for_a = state(read_resource_round(c, &a, None, None).await.unwrap());
-    assert!(
-        read_resource_round(c, &a, Some(&roots), Some(&for_a))
-            .await
-            .is_ok()
-    );
-    let again = read_resource_round(c, &a, Some(&roots), Some(&for_a))
-        .await
-        .unwrap_err();
-    assert_eq!(refusal_reason(&again, &a), "invalid_request_state");
-    // A retry that carries the state but no roots answer is refused.
-    let for_a = state(read_resource_round(c, &a, None, None).await.unwrap());
-    let bare = read_resource_round(c, &a, None, Some(&for_a))
-        .await
-        .unwrap_err();
-    assert_eq!(refusal_reason(&bare, &a), "no_roots");
+    // A state bound to a read of one URI serving another, and a state used
+    // twice, are refused in tests/grants.rs (a grant's question is the
+    // round of a read that carries a state).
     // A forged state is refused.
     let forged = read_resource_round(c, &a, Some(&roots), Some("rs1.forged"))
         .await

@@ -235,7 +235,9 @@
 //!   that declare their paths ([`Needs`]) and may ask the user for a grant;
 //!   [`serve_resource`](SessionRoots::serve_resource) with a
 //!   [`ResourceRead`] for `resources/read` (the same roots, the same
-//!   rounds on 2026-07-28, refusals as `-32602` errors carrying the URI);
+//!   rounds on 2026-07-28, refusals as `-32602` errors carrying the URI),
+//!   and [`serve_resource_needing`](SessionRoots::serve_resource_needing)
+//!   for a read that may ask the user for a grant;
 //!   [`run`](SessionRoots::run) for file work on the session
 //!   revisions only (it waits for a `roots/list` answer that 2026-07-28
 //!   never sends).

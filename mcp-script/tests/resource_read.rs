@@ -1,6 +1,6 @@
 //! The glue's `serve_resource` over an rmcp session with the scripted
 //! client, on both eras: the session's roots on 2025-11-25, the request's
-//! own on 2026-07-28 (an input request first, a state bound to the URI; a
+//! own on 2026-07-28 (an input request first, as a tool call's; a
 //! client that declares no roots served the policy at once), and a body's
 //! refusals as JSON-RPC errors carrying the URI (`-32602`, `-32603` for
 //! `io`).
@@ -152,15 +152,16 @@ async fn on_2026_07_28_the_first_round_asks_for_the_roots_and_the_retry_reads() 
         requests.len() == 1 && requests.contains_key("roots"),
         "{requests:?}"
     );
-    let state = asked.request_state.expect("a sealed state");
+    // Nothing to carry (as a tool call's first round): no state.
+    assert_eq!(asked.request_state, None);
     let root = uri(dir.path(), "a");
-    let retry = read_resource_round(c, &a, Some(&[&root]), Some(&state)).await;
+    let retry = read_resource_round(c, &a, Some(&[&root]), None).await;
     assert_eq!(text(retry.unwrap()), "a");
-    // The same state again, and the roots that narrow.
-    let again = read_resource_round(c, &a, Some(&[&root]), Some(&state))
+    // A state this server never sealed, and the roots that narrow.
+    let forged = read_resource_round(c, &a, Some(&[&root]), Some("rs1.forged"))
         .await
         .unwrap_err();
-    assert_eq!(refused(&again, &a).1, "invalid_request_state");
+    assert_eq!(refused(&forged, &a).1, "invalid_request_state");
     let b = uri(dir.path(), "b/x.md");
     let outside = read_resource_round(c, &b, Some(&[&root]), None)
         .await

@@ -7,6 +7,8 @@
 //! brings the session's roots, or on 2026-07-28 this request's (asked for
 //! with an input request). The read is bounded by `--max-answer-bytes`
 //! as the tools' whole-file reads are ([`bounded`](crate::tools::bounded)).
+//! With `--ask-within`, a URI outside the shared folders is asked about
+//! as a tool's path is (the question names `resources/read`).
 //!
 //! Refusals are JSON-RPC errors (`-32602`, the URI in `data` beside our
 //! reason; `-32603` when the disk failed), with this project's sentences.
@@ -14,7 +16,7 @@
 mod contents;
 
 use mcp_roots::{Error, ErrorKind, Operation, Snapshot};
-use mcp_roots_rmcp::{ResourceRead, Revision, Stop};
+use mcp_roots_rmcp::{Needs, ResourceRead, Revision, Stop};
 use rmcp::model::{
     CacheScope, Implementation, ListResourceTemplatesResult, ListResourcesResult, MetaObject,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceTemplate,
@@ -83,9 +85,16 @@ pub(crate) async fn read_resource(
     let read = ResourceRead::new(request, context);
     let uri = read.uri().to_owned();
     let max_answer = cx.max_answer;
+    // With an area to ask about (`--ask-within`), a file URI outside the
+    // shared folders is asked about as a tool's path is.
+    let needs = if cx.asks && is_file_uri(&uri) {
+        Needs::new().read(uri.clone())
+    } else {
+        Needs::new()
+    };
     let response = cx
         .roots
-        .serve_resource(read, move |snap| read_file(snap, max_answer, &uri))
+        .serve_resource_needing(read, needs, move |snap| read_file(snap, max_answer, &uri))
         .await?;
     Ok(match (response, meta) {
         (ReadResourceResponse::Complete(mut result), Some(meta)) => {
@@ -100,6 +109,13 @@ pub(crate) async fn read_resource(
     })
 }
 
+/// Whether `uri` is a `file:` URI (a raw path, which the library would
+/// also take, is not a resource's name).
+fn is_file_uri(uri: &str) -> bool {
+    uri.get(..5)
+        .is_some_and(|s| s.eq_ignore_ascii_case("file:"))
+}
+
 /// The body of a read: the file `uri` names as one resource's contents,
 /// over one snapshot of the roots (callable without a request).
 pub(crate) fn read_file(
@@ -107,12 +123,7 @@ pub(crate) fn read_file(
     max_answer: u64,
     uri: &str,
 ) -> Result<ReadResourceResult, Stop> {
-    // A resource is named by a URI: a raw path, which the library would
-    // also take, is not one.
-    if !uri
-        .get(..5)
-        .is_some_and(|s| s.eq_ignore_ascii_case("file:"))
-    {
+    if !is_file_uri(uri) {
         let err = Error::new(ErrorKind::InvalidUri, Operation::Open, uri)
             .with_detail("a resource is named by a file: URI");
         return Err(err.into());

@@ -6,7 +6,7 @@ use rmcp::RoleServer;
 use rmcp::model::{
     ClientCapabilities, InputResponses, ProtocolVersion, ReadResourceRequestParams, RequestId,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{Peer, RequestContext};
 use sha2::{Digest, Sha256};
 
 use crate::call::revision::Revision;
@@ -23,6 +23,7 @@ use crate::call::revision::Revision;
 /// 2026-07-28 (asked for with an input request).
 #[derive(Debug)]
 pub struct ResourceRead {
+    pub(crate) peer: Peer<RoleServer>,
     pub(crate) id: RequestId,
     pub(crate) uri: String,
     pub(crate) protocol: Option<ProtocolVersion>,
@@ -45,6 +46,7 @@ impl ResourceRead {
                 .map(|info| info.capabilities.clone()),
         };
         Self {
+            peer: context.peer.clone(),
             id: context.id.clone(),
             uri: request.uri,
             protocol,
@@ -69,49 +71,28 @@ impl ResourceRead {
     pub fn request_id(&self) -> &RequestId {
         &self.id
     }
+}
 
-    pub(crate) fn declares_roots(&self) -> bool {
-        self.capabilities
-            .as_ref()
-            .is_some_and(|capabilities| capabilities.roots.is_some())
-    }
-
-    /// What a sealed state of this read is bound to: the method and the
-    /// URI, so that it serves no other read and no tool call (a tool's
-    /// digest covers its name, a NUL and its arguments as a JSON object,
-    /// which cannot begin with the `\u{1}` written here).
-    pub(crate) fn digest(&self) -> [u8; 32] {
-        let mut hasher = Sha256::new();
-        hasher.update(b"resources/read\0\x01");
-        hasher.update(self.uri.as_bytes());
-        hasher.finalize().into()
-    }
+/// What a sealed state of a read of `uri` is bound to: the method and the
+/// URI, so that it serves no other read and no tool call (a tool's digest
+/// covers its name, a NUL and its arguments as a JSON object, which cannot
+/// begin with the `\u{1}` written here).
+pub(crate) fn digest(uri: &str) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(b"resources/read\0\x01");
+    hasher.update(uri.as_bytes());
+    hasher.finalize().into()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn read(uri: &str) -> ResourceRead {
-        ResourceRead {
-            id: RequestId::Number(1),
-            uri: uri.to_owned(),
-            protocol: None,
-            capabilities: None,
-            inputs: None,
-            state: None,
-        }
-    }
-
     #[test]
     fn the_digest_binds_the_uri() {
-        assert_eq!(read("file:///a").digest(), read("file:///a").digest());
+        assert_eq!(digest("file:///a"), digest("file:///a"));
         for other in ["file:///b", "file:///a/", "file:///A", "", "file:///a\0"] {
-            assert_ne!(
-                read("file:///a").digest(),
-                read(other).digest(),
-                "{other:?}"
-            );
+            assert_ne!(digest("file:///a"), digest(other), "{other:?}");
         }
     }
 }

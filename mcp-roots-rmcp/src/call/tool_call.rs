@@ -13,6 +13,7 @@ use rmcp::model::{ClientCapabilities, InputResponses, JsonObject, ProtocolVersio
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::call::resource_read::ResourceRead;
 use crate::call::revision::Revision;
 use crate::values::stop::Stop;
 
@@ -58,6 +59,10 @@ pub struct ToolCall {
     unseen: Unseen,
     pub(crate) inputs: Option<InputResponses>,
     pub(crate) state: Option<String>,
+    /// The URI of a `resources/read` served as a call
+    /// ([`ToolCall::for_resource`]): its state is bound to the read's
+    /// digest, never a tool's.
+    resource: Option<String>,
 }
 
 /// Whether a call saw its arguments: `Optional` / `Required` when it found
@@ -133,6 +138,27 @@ impl ToolCall {
             protocol,
             inputs: cx.input_responses.take(),
             state: cx.request_state.take(),
+            resource: None,
+        }
+    }
+
+    /// A `resources/read` served as a call is (its questions asked, its
+    /// rounds sealed and opened as a tool call's), named
+    /// `resources/read` in its logs and questions, its states bound to the
+    /// URI (the read's digest).
+    pub(crate) fn for_resource(read: ResourceRead) -> Self {
+        let rounds = read.revision() == Revision::Rounds;
+        Self {
+            peer: read.peer,
+            id: read.id,
+            tool: Cow::Borrowed("resources/read"),
+            meta_capabilities: if rounds { read.capabilities } else { None },
+            arguments: None,
+            unseen: Unseen::No,
+            protocol: read.protocol,
+            inputs: read.inputs,
+            state: read.state,
+            resource: Some(read.uri),
         }
     }
 
@@ -231,7 +257,10 @@ impl ToolCall {
     /// What a sealed state of this call is bound to: the tool and its
     /// arguments.
     pub(crate) fn digest(&self) -> [u8; 32] {
-        digest(&self.tool, self.arguments.as_ref())
+        match &self.resource {
+            Some(uri) => crate::call::resource_read::digest(uri),
+            None => digest(&self.tool, self.arguments.as_ref()),
+        }
     }
 }
 

@@ -1,21 +1,17 @@
 //! [`SessionRoots::serve_resource`]: a `resources/read` served as a tool
 //! call is, on every revision, and its refusals as JSON-RPC errors.
 
+use std::sync::{Arc, Mutex, PoisonError};
+
 use mcp_roots::Snapshot;
 use rmcp::ErrorData;
-use rmcp::model::{InputRequests, InputRequiredResult, ReadResourceResponse, ReadResourceResult};
+use rmcp::model::{CallToolResponse, CallToolResult, ReadResourceResponse, ReadResourceResult};
 use serde_json::{Map, Value};
-use tracing::Instrument;
 
-use crate::call::blocking::run_blocking;
 use crate::call::resource_read::ResourceRead;
-use crate::call::revision::Revision;
-use crate::rounds::Progress;
-use crate::serve::ask::guarded;
-use crate::session::input_required::ROOTS_INPUT;
+use crate::call::tool_call::ToolCall;
 use crate::session::roots::SessionRoots;
-use crate::values::empty::Client;
-use crate::values::legacy;
+use crate::values::needs::Needs;
 use crate::values::stop::Stop;
 
 impl SessionRoots {
@@ -24,10 +20,15 @@ impl SessionRoots {
     /// `work` runs on tokio's blocking pool against the session's roots
     /// (2024-11-05 to 2025-11-25; after the client's first answer, bounded)
     /// or against this request's roots (2026-07-28: the first round answers
-    /// with an input request for them, and a `requestState` sealed by
-    /// [`Rounds`](crate::Rounds) and bound to the URI; the retry brings
-    /// them; a client that declares no roots gets the server's policy at
-    /// once). An empty set is refused before `work` sees it.
+    /// with an input request for them and, as a tool call's first round,
+    /// no state; the retry brings them; a client that declares no roots
+    /// gets the server's policy at once). A later round that carries
+    /// something (a grant's question, see
+    /// [`serve_resource_needing`](Self::serve_resource_needing)) seals a
+    /// `requestState` with [`Rounds`](crate::Rounds), bound to the URI: it
+    /// serves no other read and no tool call, once. The read is served as
+    /// a call named `resources/read` (its logs' `tool_call` span names
+    /// it). An empty set is refused before `work` sees it.
     ///
     /// A refusal (a [`Stop`], or `?` on the library's errors) becomes a
     /// JSON-RPC error: `-32602` (invalid params) whose message is the
@@ -76,115 +77,71 @@ impl SessionRoots {
     where
         F: FnOnce(&Snapshot<'_>) -> Result<ReadResourceResult, Stop> + Send + 'static,
     {
-        let revision = read.revision();
-        let span = tracing::info_span!(
-            "resource_read",
-            request = %read.id,
-            revision = ?revision,
-        );
-        let uri = read.uri.clone();
-        let served = async move {
-            let done = match revision {
-                Revision::Rounds => match self.read_in_rounds(read, work).await {
-                    Round::Asked(round) => return Ok(round.into()),
-                    Round::Done(done) => done,
-                },
-                _ => {
-                    let client = if read.declares_roots() {
-                        Client::Session {
-                            shared: self.roots().has_shared(),
-                        }
-                    } else {
-                        Client::Undeclared
-                    };
-                    let run = self.run(move |snap| Ok(guarded(client, &[], snap, work)));
-                    run.await.map_err(Stop::from).and_then(|done| done)
-                }
-            };
-            match done {
-                Ok(result) => Ok(result.into()),
-                Err(stop) => Err(refusal(&uri, stop)),
-            }
-        };
-        served.instrument(span).await
+        self.serve_resource_needing(read, Needs::new(), work).await
     }
 
-    /// One round of a 2026-07-28 read: the input request for the roots,
-    /// or `work` under the roots the retry brought.
-    async fn read_in_rounds<F>(&self, read: ResourceRead, work: F) -> Round
+    /// [`serve_resource`](Self::serve_resource) for a read that declares
+    /// the path it reads ([`Needs::read`]): a path outside the shared
+    /// folders that the server may ask about
+    /// ([`RootsBuilder::ask_within`](mcp_roots::RootsBuilder::ask_within))
+    /// is asked about first, as [`serve_needing`](Self::serve_needing)
+    /// asks for a tool (the question names `resources/read`), and `work`
+    /// runs with what the user granted. A refusal to grant is the read's
+    /// JSON-RPC error, as every refusal is.
+    ///
+    /// # Errors
+    ///
+    /// As [`serve_resource`](Self::serve_resource), and as
+    /// [`Ask::need`](crate::Ask::need).
+    pub async fn serve_resource_needing<F>(
+        &self,
+        read: ResourceRead,
+        needs: Needs,
+        work: F,
+    ) -> Result<ReadResourceResponse, ErrorData>
     where
         F: FnOnce(&Snapshot<'_>) -> Result<ReadResourceResult, Stop> + Send + 'static,
     {
-        let rounds = self.rounds().clone();
-        let digest = read.digest();
-        let progress = match rounds.open_bound(read.state.as_deref(), &digest).await {
-            Ok(progress) => progress.unwrap_or_default(),
-            Err(err) => {
-                tracing::warn!(error = %err, "requestState refused");
-                let text = format!(
-                    "{err}; nothing was read. Read the resource again without requestState to start over."
-                );
-                return Round::Done(Err(Stop::refused(err.reason(), text)));
-            }
-        };
-        let declares = read.declares_roots();
-        let retried = read.inputs.is_some();
-        let inputs = read.inputs.unwrap_or_default();
-        let call = match inputs.get(ROOTS_INPUT) {
-            Some(answer) => self.call_roots(Some(answer)).await,
-            None if !declares => self.call_roots(None).await,
-            None if retried || progress.roots_asked => {
-                tracing::warn!("a retried resource read carried no roots answer");
-                return Round::Done(Err(Stop::refused(
-                    "no_roots",
-                    "The client retried the read without answering the request for its roots, \
-                     so no folder is shared with it; nothing was read. Read the resource again.",
-                )));
-            }
-            None => {
-                let mut requests = InputRequests::new();
-                requests.insert(ROOTS_INPUT.into(), legacy::roots_input_request());
-                let asked = Progress {
-                    roots_asked: true,
-                    ..Progress::default()
-                };
-                let state = rounds.seal_bound(&digest, asked);
-                let round = InputRequiredResult::new(Some(requests), Some(state));
-                return Round::Asked(round);
-            }
-        };
-        let call = match call {
-            Ok(call) => call,
-            Err(err) => return Round::Done(Err(err.into())),
-        };
-        let client = call.client.unwrap_or(if declares {
-            Client::Request
-        } else {
-            Client::Undeclared
-        });
-        // Held until the work is done: the read's roots stay its own while
-        // it runs (the process's memory, when there is one).
-        let _ticket = call.ticket;
-        let done = run_blocking(&call.roots, move |snap| {
-            Ok(guarded(client, &[], snap, work))
-        })
-        .await;
-        Round::Done(done.map_err(Stop::from).and_then(|done| done))
+        let uri = read.uri.clone();
+        let call = ToolCall::for_resource(read);
+        // The body answers a tool call's result; the read's own result
+        // waits here.
+        let read_result: Arc<Mutex<Option<ReadResourceResult>>> = Arc::default();
+        let kept = Arc::clone(&read_result);
+        let response = self
+            .serve_with(call, move |mut ask| async move {
+                ask.need(&needs).await?;
+                ask.files(move |snap| {
+                    let result = work(snap)?;
+                    *kept.lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
+                    Ok(CallToolResult::success(Vec::new()))
+                })
+                .await
+            })
+            .await;
+        match response {
+            CallToolResponse::InputRequired(round) => Ok(round.into()),
+            CallToolResponse::Complete(result) if result.is_error != Some(true) => read_result
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take()
+                .map(Into::into)
+                .ok_or_else(|| {
+                    ErrorData::internal_error("the read finished without a result", None)
+                }),
+            CallToolResponse::Complete(result) => Err(refusal(&uri, result)),
+            // The glue makes no tasks.
+            _ => Err(ErrorData::internal_error(
+                "a resource read was answered as a task",
+                None,
+            )),
+        }
     }
-}
-
-/// What one 2026-07-28 round of a read comes to.
-enum Round {
-    /// The first round: the input request for the roots.
-    Asked(InputRequiredResult),
-    /// The read under this request's roots, or its refusal.
-    Done(Result<ReadResourceResult, Stop>),
 }
 
 /// A refusal of a read of `uri` as a JSON-RPC error (see
 /// [`SessionRoots::serve_resource`]).
-fn refusal(uri: &str, stop: Stop) -> ErrorData {
-    let result = stop.into_result();
+fn refusal(uri: &str, result: CallToolResult) -> ErrorData {
     let text: Vec<&str> = result
         .content
         .iter()
