@@ -30,14 +30,23 @@ fn read_only_dir_missing(given: &str, why: &str) -> String {
 /// 2.3.0's lines of the directories in force after a replacement of the
 /// session's roots (`from_client`: from the client's list, always within
 /// the command-line directories; else the command line's, for a client
-/// without roots), printed on stderr on every change over stdio.
-pub(crate) fn effective_after_change(set: &mcp_roots::RootSet, from_client: bool) -> String {
+/// without roots), printed on stderr on every change over stdio. `asks`:
+/// whether the user may be asked for access (`--ask-within`), which the
+/// line of an empty set says.
+pub(crate) fn effective_after_change(
+    set: &mcp_roots::RootSet,
+    from_client: bool,
+    asks: bool,
+) -> String {
     let dirs: Vec<String> = (0..set.len())
         .filter_map(|i| set.root(i))
         .map(|root| format!("  {}", root.path()))
         .collect();
     if dirs.is_empty() {
-        return if from_client {
+        return if asks {
+            "Effective allowed directories: none. Nothing is shared: every path is refused \
+             until the user grants access by answering a question (--ask-within)"
+        } else if from_client {
             "Effective allowed directories: none. The client's Roots name no valid directory \
              within the command-line directories, so every path is refused until it exposes \
              one again"

@@ -120,16 +120,17 @@ impl FsServer {
     /// replacement of the client's roots (`Effective allowed directories
     /// (…):`).
     pub(crate) fn for_stdio(mut self) -> Self {
-        self.cx.roots = self
-            .cx
-            .roots
-            .with_process_session()
-            .on_installed(|set, from_client| {
-                eprintln!(
-                    "{}",
-                    crate::config::effective_after_change(set, from_client)
-                );
-            });
+        let asks = self.cx.asks;
+        self.cx.roots =
+            self.cx
+                .roots
+                .with_process_session()
+                .on_installed(move |set, from_client| {
+                    eprintln!(
+                        "{}",
+                        crate::config::effective_after_change(set, from_client, asks)
+                    );
+                });
         self
     }
 }

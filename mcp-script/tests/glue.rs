@@ -314,6 +314,14 @@ async fn a_handle_into_a_removed_root_is_revoked() {
     script.set_root_uris(&[&uri(dir.path(), "b")]);
     c.notify_roots_list_changed().await.unwrap();
     wait_generation(&roots, 2).await;
+    // The new set is visible before the replace has revoked the departed
+    // files (it returns after both): wait for the replace to finish.
+    for _ in 0..500 {
+        if held.revoked().is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     assert_eq!(held.revoked(), Some(ErrorKind::ScopeLost));
     let err = std::io::Read::read(&mut held, &mut [0; 4]).unwrap_err();
     assert_eq!(Error::from_io(&err).unwrap().kind(), ErrorKind::ScopeLost);

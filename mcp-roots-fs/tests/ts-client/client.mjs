@@ -3,12 +3,15 @@
 // a write, a refusal (isError with structuredContent.reason), and the
 // client's roots: an empty first answer served the directories, a
 // notifications/roots/list_changed narrowing them, un-sharing sharing
-// nothing.
+// nothing. Then `--ask-within` with no directory: the user's answers to
+// the grant questions through the SDK's elicitation handler (for the
+// call, for the session, decline, cancel, "Don't allow"; a hidden file
+// never asked about; a resource read asked about as a tool's path is).
 //
 //   node client.mjs /path/to/mcp-roots-fs
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -129,6 +132,73 @@ try {
   check(false, "the session", String(err?.stack ?? err));
 } finally {
   await client.close();
+}
+
+// Grants: `--ask-within area --hide *.pem`, nothing served until the user
+// answers. `answers` are taken in order: a choice's const, or an action.
+const area = path.join(base, "area");
+fs.mkdirSync(path.join(area, "notes"), { recursive: true });
+for (const [name, body] of [["a.md", "alpha"], ["b.md", "beta"], ["c.md", "gamma"], ["key.pem", "secret"], ["notes/n.md", "note"]]) {
+  fs.writeFileSync(path.join(area, name), body);
+}
+const answers = [];
+const questions = [];
+const asker = new Client(
+  { name: "ts-sdk-client", version: "1.0.0" },
+  { capabilities: { elicitation: { form: {} } } },
+);
+asker.setRequestHandler(ElicitRequestSchema, async (request) => {
+  const grant = request.params.requestedSchema?.properties?.grant;
+  questions.push({ message: request.params.message, choices: (grant?.oneOf ?? []).map((o) => o.const) });
+  const answer = answers.shift() ?? "decline";
+  if (answer === "decline" || answer === "cancel") return { action: answer };
+  return { action: "accept", content: { grant: answer } };
+});
+try {
+  await asker.connect(new StdioClientTransport({
+    command: binary,
+    args: ["--ask-within", area, "--hide", "*.pem"],
+    env: { ...process.env, RUST_LOG: "warn" },
+    stderr: "ignore",
+  }));
+  const ask = (name, args) => asker.callTool({ name, arguments: args });
+  answers.push("call");
+  const once = await ask("read_text_file", { path: path.join(area, "a.md") });
+  check(text(once) === "alpha" && questions.length === 1, "grant for the call: asked, read", JSON.stringify(once));
+  check(questions[0]?.choices.join(",") === "call,session,no" && questions[0]?.message.includes(path.join(area, "a.md")),
+    "the question names the path and offers call, session, no", JSON.stringify(questions[0]));
+  answers.push("session");
+  const kept = await ask("read_text_file", { path: path.join(area, "notes", "n.md") });
+  const again = await ask("read_text_file", { path: path.join(area, "notes", "n.md") });
+  check(text(kept) === "note" && text(again) === "note" && questions.length === 2,
+    "grant for the session: asked once", `${questions.length} questions`);
+  const listed = await ask("list_allowed_directories", {});
+  check(text(listed).includes(path.join(area, "notes", "n.md")), "list_allowed_directories lists the grant", text(listed));
+  answers.push("decline");
+  const declined = await ask("read_text_file", { path: path.join(area, "b.md") });
+  check(reason(declined) === "grant_declined", "decline: grant_declined", JSON.stringify(declined));
+  const remembered = await ask("get_file_info", { path: path.join(area, "notes", "..", "b.md") });
+  check(reason(remembered) === "grant_declined" && questions.length === 3,
+    "the no is remembered across spellings", JSON.stringify(remembered));
+  answers.push("cancel");
+  const cancelled = await ask("read_text_file", { path: path.join(area, "c.md") });
+  check(reason(cancelled) === "grant_cancelled", "cancel: grant_cancelled", JSON.stringify(cancelled));
+  answers.push("no");
+  const no = await ask("write_file", { path: path.join(area, "c.md"), content: "z" });
+  check(reason(no) === "grant_declined" && fs.readFileSync(path.join(area, "c.md"), "utf8") === "gamma",
+    "\"Don't allow\": grant_declined, nothing written", JSON.stringify(no));
+  const before = questions.length;
+  const hidden = await ask("read_text_file", { path: path.join(area, "key.pem") });
+  check(reason(hidden) === "hidden" && questions.length === before, "a hidden file: refused, never asked", JSON.stringify(hidden));
+  answers.push("call");
+  const resource = await asker.readResource({ uri: `file://${path.join(area, "a.md")}` });
+  check(resource.contents?.[0]?.text === "alpha" && questions.length === before + 1
+    && questions.at(-1).message.includes("resources/read"),
+    "resources/read is asked about as a tool's path", JSON.stringify(resource));
+} catch (err) {
+  check(false, "the grants session", String(err?.stack ?? err));
+} finally {
+  await asker.close();
   fs.rmSync(base, { recursive: true, force: true });
 }
 const ms = performance.now() - started;
