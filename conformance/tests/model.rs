@@ -214,16 +214,7 @@ fn check_listing(
     names: &[OsString],
     tally: &mut Tally,
 ) -> Result<(), String> {
-    let on_disk = std::fs::read_dir(dir)
-        .map_err(|e| format!("{dir:?}: {e}"))?
-        .map(|e| e.map(|e| e.file_name()))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
-    for name in names {
-        if !on_disk.contains(name) {
-            return Err(format!("listed {name:?}, which {dir:?} does not hold"));
-        }
-    }
+    let on_disk = common::listed_from_disk(dir, names)?;
     for name in &on_disk {
         let hidden = entry_hidden_through(roots, parts, input, dir, name);
         if hidden.is_some() && entry_hidden(roots, parts, dir, name).is_none() {

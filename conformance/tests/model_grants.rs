@@ -2,7 +2,8 @@
 //! random trees: every scene's roots are asked about and granted as
 //! directories, a few of its files (and one new name) as files, in a
 //! `Roots` whose area is the whole tree and whose ceiling is empty, so
-//! only the grants are served. The library never allows what the model
+//! only the grants are served; the scene's hide and read-only patterns
+//! that mean the same wherever they are anchored are the server's. The library never allows what the model
 //! denies, touches the model's target whenever it allows, and allows
 //! everything the model says must be allowed. Besides the scene's own
 //! probes, each file grant is probed at its name, past it, beside it and
@@ -12,12 +13,16 @@
 
 mod common;
 
+use std::ffi::OsString;
+use std::path::Path;
 use std::sync::Mutex;
 
-use mcp_roots::{GrantAccess, GrantKind, Roots};
+use mcp_roots::{GrantAccess, GrantKind, Patterns, Roots};
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use testkit::generate::scene;
-use testkit::model::grants::{Granted, judge_granted};
+use testkit::model::entry_hidden;
+use testkit::model::grants::{Granted, anywhere, judge_granted};
+use testkit::model::parts::Parts;
 use testkit::{Fixture, Op, Scene, SetupOp, Verdict};
 
 const PROBES_PER_SCENE: usize = 10;
@@ -30,6 +35,7 @@ struct Tally {
     tolerated: usize,
     file_grants: usize,
     dir_grants: usize,
+    with_patterns: usize,
 }
 
 /// The scene's roots and some of its files granted: what the library
@@ -78,13 +84,44 @@ fn probes(scene: &Scene, fx: &Fixture, granted: &Granted) -> Vec<(Op, String)> {
     probes
 }
 
+/// A listing under patterns holds what the disk holds but the entries the
+/// model hides, and leaves out every entry it hides (an entry the model
+/// leaves open may be either).
+fn check_listing(
+    granted: &Granted,
+    parts: &Parts,
+    dir: &Path,
+    names: &[OsString],
+) -> Result<(), String> {
+    let dirs: Vec<String> = granted
+        .dirs
+        .iter()
+        .map(|d| d.to_string_lossy().into_owned())
+        .collect();
+    let on_disk = common::listed_from_disk(dir, names)?;
+    for name in &on_disk {
+        match (entry_hidden(&dirs, parts, dir, name), names.contains(name)) {
+            (Some(true), true) => return Err(format!("listed the hidden {name:?} of {dir:?}")),
+            (Some(false), false) => return Err(format!("left out {name:?} of {dir:?}")),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 fn check(scene: &Scene, tally: &Mutex<Tally>) -> Result<(), TestCaseError> {
     let fx = Fixture::with_setup(&scene.setup).map_err(|e| TestCaseError::reject(e.to_string()))?;
-    let roots = Roots::builder().ask_within([fx.t_str()]).build();
+    let parts = anywhere(&scene.parts);
+    let patterns = |list: &[String]| Patterns::parse(list.iter().map(String::as_str));
+    let roots = Roots::builder()
+        .ask_within([fx.t_str()])
+        .hide(patterns(&parts.hide).map_err(|e| TestCaseError::fail(e.to_string()))?)
+        .read_only(patterns(&parts.read_only).map_err(|e| TestCaseError::fail(e.to_string()))?)
+        .build();
     let granted = grant(scene, &fx, &roots);
     let snapshot = roots.load();
     for (op, input) in probes(scene, &fx, &granted) {
-        let verdict = judge_granted(&granted, &input, op);
+        let verdict = judge_granted(&granted, &parts, &input, op);
         let before = (op == Op::WriteNew).then(|| fx.snapshot());
         let outcome = common::run(&snapshot, op, &input);
         let mut tally = tally.lock().expect("tally");
@@ -107,7 +144,13 @@ fn check(scene: &Scene, tally: &Mutex<Tally>) -> Result<(), TestCaseError> {
             }
             (Verdict::Allow { target, .. }, Ok(touched)) => {
                 tally.allowed += 1;
-                common::check_target(&touched, target).map_err(|why| {
+                let checked = match &touched {
+                    common::Touched::Listed(names) if !parts.is_empty() => {
+                        check_listing(&granted, &parts, target, names)
+                    }
+                    _ => common::check_target(&touched, target),
+                };
+                checked.map_err(|why| {
                     TestCaseError::fail(format!("{op} {input:?} allowed, but {why}"))
                 })?;
             }
@@ -129,6 +172,7 @@ fn check(scene: &Scene, tally: &Mutex<Tally>) -> Result<(), TestCaseError> {
     let mut tally = tally.lock().expect("tally");
     tally.file_grants += granted.files.len();
     tally.dir_grants += granted.dirs.len();
+    tally.with_patterns += usize::from(!parts.is_empty() && !granted.dirs.is_empty());
     Ok(())
 }
 
@@ -158,5 +202,10 @@ fn grants_agree_with_the_reference_model() {
         tally.dir_grants >= scenes as usize,
         "directory grants: {}",
         tally.dir_grants
+    );
+    assert!(
+        tally.with_patterns * 3 >= scenes as usize,
+        "scenes with patterns and a directory grant: {}",
+        tally.with_patterns
     );
 }

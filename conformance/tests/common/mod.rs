@@ -76,6 +76,25 @@ fn identity(meta: &std::fs::Metadata) -> (u64, u64) {
 
 /// Checks that `touched` is the object at the absolute path `expected`;
 /// returns a description of the mismatch, if any.
+/// The names `dir` holds on the disk, after checking that every one of
+/// `names` (a listing's) is among them.
+pub(crate) fn listed_from_disk(
+    dir: &Path,
+    names: &[std::ffi::OsString],
+) -> Result<Vec<std::ffi::OsString>, String> {
+    let on_disk = std::fs::read_dir(dir)
+        .map_err(|e| format!("{dir:?}: {e}"))?
+        .map(|e| e.map(|e| e.file_name()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    for name in names {
+        if !on_disk.contains(name) {
+            return Err(format!("listed {name:?}, which {dir:?} does not hold"));
+        }
+    }
+    Ok(on_disk)
+}
+
 pub(crate) fn check_target(touched: &Touched, expected: &Path) -> Result<(), String> {
     match touched {
         Touched::Read { content, dev, ino } => {

@@ -4,8 +4,13 @@
 //! file and nothing else. Links never land in a file grant, and a path
 //! that goes on past the granted name reaches nothing.
 //!
-//! Patterns are not modelled here: grants carry the server's patterns,
-//! anchored at the area, which the grants corpus covers row by row.
+//! Grants carry the server's patterns, anchored at the area. The model
+//! takes patterns that mean the same wherever they are anchored (a name,
+//! or a path under `**/`: see [`anywhere`]) and judges a directory grant
+//! by them as it judges a root; a file grant is its one name, which the
+//! question already judged (a hidden or read-only name is never granted
+//! for a change). Patterns anchored at the area itself are covered by the
+//! grants corpus, row by row.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -38,9 +43,31 @@ fn as_root(path: &Path) -> Root {
     }
 }
 
+/// The patterns of `parts` that match the same paths wherever they are
+/// anchored: those without a `/` but at their end, and those under `**/`.
+/// Beneath a directory grant they say what they say beneath the area
+/// (a component above the grant that one of them matched would have kept
+/// the grant from being made).
+pub fn anywhere(parts: &Parts) -> Parts {
+    let keep = |patterns: &[String]| -> Vec<String> {
+        patterns
+            .iter()
+            .filter(|text| {
+                let body = text.strip_prefix('!').unwrap_or(text).trim_end_matches('/');
+                !body.contains('/') || (body.starts_with("**/") && !body[3..].contains('/'))
+            })
+            .cloned()
+            .collect()
+    };
+    Parts {
+        hide: keep(&parts.hide),
+        read_only: keep(&parts.read_only),
+    }
+}
+
 /// Judges `op` on `untrusted` when only `granted` is served (a session of
-/// grants, no client root).
-pub fn judge_granted(granted: &Granted, untrusted: &str, op: Op) -> Verdict {
+/// grants, no client root) under `parts` (from [`anywhere`]).
+pub fn judge_granted(granted: &Granted, parts: &Parts, untrusted: &str, op: Op) -> Verdict {
     let deny = |why: &str| Verdict::Deny { why: why.into() };
     let parsed = match input::parse(untrusted) {
         Ok(parsed) => parsed,
@@ -63,7 +90,7 @@ pub fn judge_granted(granted: &Granted, untrusted: &str, op: Op) -> Verdict {
         if dirs.is_empty() {
             return deny("outside_roots: no grant is a component prefix of the input");
         }
-        return judge_with(&dirs, &Parts::default(), untrusted, op);
+        return judge_with(&dirs, parts, untrusted, op);
     };
     // A file grant: its one name, and nothing past it.
     if !rest.is_empty() {
