@@ -524,3 +524,62 @@ async fn on_2026_07_28_a_read_asks_in_rounds_bound_to_its_uri() {
     );
     assert!(conn.close().await);
 }
+
+/// A folder the user let read, then a change inside it: the question is
+/// about changing the folder (the grant that judges the change), and a
+/// yes replaces the read grant; a no leaves it read-only and unchanged.
+#[tokio::test]
+async fn a_change_inside_a_folder_granted_for_reading_asks_to_change_the_folder() {
+    let tree = Tree::new();
+    let (conn, script) = session(&tree, true).await;
+    let c = &conn.client;
+    let notes = tree.at("area/notes");
+    let n = tree.at("area/notes/n.md");
+    script.pick("grant", "this session");
+    let listed = call(c, "list_directory", json!({ "path": notes })).await;
+    assert!(text_of(&listed).contains("n.md"), "{listed:?}");
+    // The read grant serves reads without a question.
+    assert_eq!(text_of(&read(c, &n).await), "note");
+    assert_eq!(forms(&script).len(), 1);
+
+    script.answer(decline());
+    let kept = call(c, "write_file", json!({ "path": n, "content": "no" })).await;
+    assert_eq!(reason(&kept).as_deref(), Some("grant_declined"), "{kept:?}");
+    assert_eq!(std::fs::read_to_string(&n).unwrap(), "note");
+    let asked = forms(&script);
+    assert_eq!(asked.len(), 2);
+    assert!(
+        asked[1]
+            .0
+            .contains(&format!("change the directory {notes}")),
+        "{}",
+        asked[1].0
+    );
+    // The "no" is for changing; reading the folder still works.
+    assert_eq!(text_of(&read(c, &n).await), "note");
+    assert!(conn.close().await);
+
+    let (conn, script) = session(&tree, true).await;
+    let c = &conn.client;
+    script.pick("grant", "this session");
+    call(c, "list_directory", json!({ "path": notes })).await;
+    script.pick("grant", "this session");
+    let wrote = call(c, "write_file", json!({ "path": n, "content": "yes" })).await;
+    assert!(!failed(&wrote), "{wrote:?}");
+    assert_eq!(std::fs::read_to_string(&n).unwrap(), "yes");
+    let again = call(
+        c,
+        "write_file",
+        json!({ "path": tree.at("area/notes/m.md"), "content": "m" }),
+    )
+    .await;
+    assert!(!failed(&again), "{again:?}");
+    assert_eq!(forms(&script).len(), 2, "the folder may be changed now");
+    let allowed = text_of(&call(c, "list_allowed_directories", json!({})).await);
+    assert!(
+        allowed.contains(&format!("{notes} (directory, read and change)")),
+        "{allowed}"
+    );
+    assert!(!allowed.contains("(directory, read)"), "{allowed}");
+    assert!(conn.close().await);
+}

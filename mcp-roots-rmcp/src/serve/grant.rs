@@ -14,7 +14,7 @@
 //! client without form elicitation is asked nothing: the refusal stays
 //! `outside_roots`, with a sentence telling the model to ask the user.
 
-use mcp_roots::{AskAbout, Error, ErrorKind, GrantAccess, Roots, Snapshot};
+use mcp_roots::{AskAbout, Error, ErrorKind, GrantAccess, GrantKind, Roots, Snapshot};
 use rmcp::model::{CallToolResponse, CallToolResult, ElicitationSchema, EnumSchema};
 
 use crate::call::tool_call::ToolCall;
@@ -129,7 +129,9 @@ impl Ask {
     /// A declared path this call's roots refuse `outside_roots` or
     /// `no_roots`, and that [`Snapshot::may_ask`] allows, is asked about;
     /// so is a change to what a session grant lets read (the new grant
-    /// replaces it). Every such path of the call goes in one form: the
+    /// replaces it), and a change inside a directory a grant lets read:
+    /// the question is about changing that directory (the outermost
+    /// directory grant holding the path, which judges the change). Every such path of the call goes in one form: the
     /// tool, each physical path, file or directory, read or change, and the
     /// choice "this call", "this session" (only where there is a session:
     /// 2024-11-05 to 2025-11-25) or "no". "This call" grants them to this
@@ -245,14 +247,27 @@ impl Ask {
             for (path, access) in needs.paths() {
                 let about = match judge(snap, path) {
                     Judged::Reachable => {
-                        let widened = access == GrantAccess::Change
-                            && snap.may_ask(path, access).is_ok_and(|about| {
-                                read_grant_of(&about, &session_grants, &self.granted)
-                            });
-                        if !widened {
+                        if access != GrantAccess::Change {
                             continue;
                         }
-                        snap.may_ask(path, access)?
+                        let Ok(about) = snap.may_ask(path, access) else {
+                            continue;
+                        };
+                        if read_grant_of(&about, &session_grants, &self.granted) {
+                            about
+                        } else if let Some(folder) =
+                            read_folder_over(&about, &session_grants, &self.granted)
+                        {
+                            // The folder the user let read judges the
+                            // change (the outermost grant holding the
+                            // path): the question is about changing it.
+                            let Some(folder) = folder.to_str() else {
+                                continue;
+                            };
+                            snap.may_ask(folder, access)?
+                        } else {
+                            continue;
+                        }
                     }
                     Judged::Other => continue,
                     Judged::Outside(refused) => match snap.may_ask(path, access) {
@@ -449,6 +464,32 @@ fn read_grant_of(
     let any_read = session.iter().any(|(_, g)| same(g)) || call.iter().any(same);
     let any_change = session.iter().any(|(_, g)| changes(g)) || call.iter().any(changes);
     any_read && !any_change
+}
+
+/// The folder grant in force that judges a change of `about` (the
+/// outermost directory grant holding it), when it lets read only and no
+/// grant lets change it: a change inside it takes a question about the
+/// folder (its grant for changing replaces the one for reading). A
+/// grant's read-only rule is the user's narrower answer, not the
+/// operator's: asking again is how the user widens it.
+fn read_folder_over(
+    about: &AskAbout,
+    session: &[(mcp_roots::GrantId, AskAbout)],
+    call: &[AskAbout],
+) -> Option<std::path::PathBuf> {
+    let grants = || session.iter().map(|(_, g)| g).chain(call);
+    let outermost = grants()
+        .filter(|g| {
+            g.kind() == GrantKind::Directory
+                && g.path() != about.path()
+                && about.path().starts_with(g.path())
+        })
+        .min_by_key(|g| g.path().components().count())?;
+    let folder = outermost.path();
+    let changes = grants().any(|g| {
+        g.kind() == GrantKind::Directory && g.path() == folder && g.access() == GrantAccess::Change
+    });
+    (!changes).then(|| folder.to_path_buf())
 }
 
 fn grant_session(roots: &Roots, asked: &[AskAbout]) -> Result<(), Stop> {

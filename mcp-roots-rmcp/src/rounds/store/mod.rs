@@ -181,6 +181,7 @@ impl Store {
     /// until `expires` by that same clock (one process: no other clock
     /// judges the state); Redis keeps it for `keep_ms`, a duration it
     /// counts by its own clock, whatever the instances' clocks say.
+    #[cfg_attr(not(feature = "redis"), allow(unused_variables))] // keep_ms is Redis's
     pub(crate) async fn consume(
         &self,
         nonce: &[u8; 16],
