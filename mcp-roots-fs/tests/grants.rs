@@ -583,3 +583,66 @@ async fn a_change_inside_a_folder_granted_for_reading_asks_to_change_the_folder(
     assert!(!allowed.contains("(directory, read)"), "{allowed}");
     assert!(conn.close().await);
 }
+
+/// `create_directory` of a new folder asks about changing the existing
+/// folder it is made in (a grant names something that exists), and of an
+/// existing folder about changing that folder; either way the directory is
+/// made, and a session grant of the folder lets the next change in.
+#[tokio::test]
+async fn create_directory_asks_about_the_folder_it_is_made_in() {
+    let tree = Tree::new();
+    let (conn, script) = session(&tree, true).await;
+    let c = &conn.client;
+    let notes = tree.at("area/notes");
+    let deep = tree.at("area/notes/new/deeper");
+    script.pick("grant", "this call");
+    let made = call(c, "create_directory", json!({ "path": deep })).await;
+    assert!(!failed(&made), "{made:?}");
+    assert!(std::path::Path::new(&deep).is_dir());
+    let asked = forms(&script);
+    assert_eq!(asked.len(), 1);
+    assert!(
+        asked[0]
+            .0
+            .contains(&format!("change the directory {notes}")),
+        "{}",
+        asked[0].0
+    );
+    // An existing folder: asked about itself, for the session.
+    script.pick("grant", "this session");
+    let again = call(
+        c,
+        "create_directory",
+        json!({ "path": tree.at("area/notes/new") }),
+    )
+    .await;
+    assert!(!failed(&again), "{again:?}");
+    let asked = forms(&script);
+    assert!(
+        asked[1].0.contains(&format!(
+            "change the directory {}",
+            tree.at("area/notes/new")
+        )),
+        "{}",
+        asked[1].0
+    );
+    let inside = call(
+        c,
+        "write_file",
+        json!({ "path": tree.at("area/notes/new/f.md"), "content": "f" }),
+    )
+    .await;
+    assert!(!failed(&inside), "{inside:?}");
+    assert_eq!(forms(&script).len(), 2, "the session grant lets it in");
+    // Past the area: refused without a question.
+    let past = call(
+        c,
+        "create_directory",
+        json!({ "path": tree.at("outside/new") }),
+    )
+    .await;
+    assert!(failed(&past), "{past:?}");
+    assert!(!std::path::Path::new(&tree.at("outside/new")).exists());
+    assert_eq!(forms(&script).len(), 2);
+    assert!(conn.close().await);
+}

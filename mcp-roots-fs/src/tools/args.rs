@@ -31,9 +31,10 @@ impl Declares for PathOnly {
 }
 
 impl PathOnly {
-    /// A path the tool changes (`create_directory`).
+    /// A directory the tool creates (`create_directory`): asked about as
+    /// the folder it is made in while it does not exist.
     pub(crate) fn changed(&self) -> Needs {
-        Needs::new().change(&self.path)
+        Needs::new().create_dir(&self.path)
     }
 }
 

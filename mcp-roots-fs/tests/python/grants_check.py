@@ -18,6 +18,10 @@ nothing is served until the user grants it) once per scene, and checks:
 - a hidden file in the area, and a path past it: refused without a
   question;
 - `resources/read` of a file in the area: asked about as a tool's path;
+- (legacy) a writable directory grant writes, a read-only pattern inside
+  it stays read-only, `..` and links out of it are not served by it, a
+  granted file renamed away on disk is no longer reachable by the grant,
+  and a session's grants end with it;
 - a client without elicitation: `outside_roots`, with the sentence telling
   the model to ask the user.
 
@@ -102,7 +106,8 @@ async def call(client: Client, mode: str, tool: str, args: dict) -> types.CallTo
 async def scenes(binary: str, base: Path, mode: str) -> None:
     area = tree(base)
     at = lambda rel: str(base / rel)  # noqa: E731
-    params = StdioServerParameters(command=binary, args=["--ask-within", str(area), "--hide", "*.pem"])
+    args = ["--ask-within", str(area), "--hide", "*.pem", "--read-only-pattern", "*.lock"]
+    params = StdioServerParameters(command=binary, args=args)
     user = User()
     async with Client(params, mode=mode, elicitation_callback=user.elicit) as client:
         session = mode == "legacy"
@@ -182,11 +187,69 @@ async def scenes(binary: str, base: Path, mode: str) -> None:
                    and (base / "area/notes/n.md").read_text() == "changed",
                    mode, "a write to a read grant asks again and writes", text_of(wrote)[:120])
 
+    if session:
+        # Another session (the questions are limited per session).
+        user = User()
+        async with Client(params, mode=mode, elicitation_callback=user.elicit) as client:
+            await bounds(client, mode, user, base)
+
+        # The first session's grants ended with it: a new session asks again.
+        user = User()
+        async with Client(params, mode=mode, elicitation_callback=user.elicit) as client:
+            user.answers = ["decline"]
+            again = await call(client, mode, "read_text_file", {"path": at("area/notes/n.md")})
+            report(reason_of(again) == "grant_declined" and len(user.asked) == 1, mode,
+                   "a session grant ends with the session: asked again", str(reason_of(again)))
+
     # A client without elicitation: no question, the sentence.
     async with Client(params, mode=mode) as plain:
         got = await call(plain, mode, "read_text_file", {"path": at("area/a.md")})
         report(reason_of(got) == "outside_roots" and "Ask the user" in text_of(got), mode,
                "without elicitation: outside_roots with the sentence", text_of(got)[:160])
+
+
+async def bounds(client: Client, mode: str, user: User, base: Path) -> None:
+    """What a writable directory grant reaches, and what a file grant
+    follows on disk (a session, legacy mode)."""
+    at = lambda rel: str(base / rel)  # noqa: E731
+    (base / "area/docs").mkdir()
+    (base / "area/docs/d.md").write_text("doc")
+    (base / "area/docs/to_b").symlink_to("../b.md")
+    (base / "area/docs/up").symlink_to("..")
+    # create_directory of an existing folder asks about changing it.
+    user.answers = ["session"]
+    await call(client, mode, "create_directory", {"path": at("area/docs")})
+    asked_dir = bool(user.asked) and f"change the directory {at('area/docs')}" in user.asked[-1][0]
+    asked = len(user.asked)
+    made = await call(client, mode, "write_file", {"path": at("area/docs/new.md"), "content": "new"})
+    report(asked_dir and not (made and made.is_error) and len(user.asked) == asked
+           and (base / "area/docs/new.md").read_text() == "new", mode,
+           "a writable directory grant (asked by create_directory): a new file written unasked", text_of(made)[:120])
+    locked = await call(client, mode, "write_file", {"path": at("area/docs/x.lock"), "content": "x"})
+    report(reason_of(locked) == "read_only" and not (base / "area/docs/x.lock").exists() and len(user.asked) == asked,
+           mode, "a read-only pattern stays read-only inside a writable grant, unasked", str(reason_of(locked)))
+    # Neither a sibling nor the parent through the grant: `..` and links
+    # leave it, so they are asked about (declined here) or refused, never
+    # served by the grant.
+    for rel in ["area/docs/../b.md", "area/docs/to_b", "area/docs/up/c.md"]:
+        user.answers = ["decline"]
+        got = await call(client, mode, "read_text_file", {"path": at(rel)})
+        report(got is not None and got.is_error and text_of(got) not in ("alpha", "beta", "gamma"), mode,
+               f"{rel} is not reached through the directory grant", str(reason_of(got)))
+    # A file granted for the session, then renamed away on disk: the name
+    # is the grant, not the file.
+    (base / "area/r.md").write_text("renamed")
+    user.answers = ["session"]
+    first = await call(client, mode, "read_text_file", {"path": at("area/r.md")})
+    (base / "area/r.md").rename(base / "area/r2.md")
+    gone = await call(client, mode, "read_text_file", {"path": at("area/r.md")})
+    asked = len(user.asked)
+    user.answers = ["decline"]
+    moved = await call(client, mode, "read_text_file", {"path": at("area/r2.md")})
+    report(text_of(first) == "renamed" and reason_of(gone) == "not_found"
+           and reason_of(moved) == "grant_declined" and len(user.asked) == asked + 1, mode,
+           "a granted file renamed away: its name is gone, the new name is asked about",
+           f"{reason_of(gone)}, {reason_of(moved)}")
 
 
 async def main() -> None:

@@ -244,7 +244,12 @@ impl Ask {
                 Some(err) => Stop::from(err),
                 None => crate::values::empty::no_roots(client, snap.set(), snap.ask_area()),
             };
-            for (path, access) in needs.paths() {
+            for (path, access, creates) in needs.entries() {
+                let path = if creates {
+                    folder_to_ask(snap, path)
+                } else {
+                    path
+                };
                 let about = match judge(snap, path) {
                     Judged::Reachable => {
                         if access != GrantAccess::Change {
@@ -430,6 +435,36 @@ fn judge(snap: &Snapshot<'_>, path: &str) -> Judged {
         Err(err) if err.kind() == ErrorKind::OutsideRoots => Judged::Outside(Some(err)),
         Err(err) if err.kind() == ErrorKind::NoRoots => Judged::Outside(None),
         Err(_) => Judged::Other,
+    }
+}
+
+/// What a call that creates the directory `path` is asked about: `path`
+/// itself where it is an existing directory the roots refuse, else the
+/// nearest existing directory above it (lexically: its spelling with the
+/// last components taken off) that may be asked about; `path` where
+/// nothing is refused or nothing above it may be asked about (the usual
+/// judgement then refuses it).
+fn folder_to_ask<'p>(snap: &Snapshot<'_>, path: &'p str) -> &'p str {
+    if !matches!(judge(snap, path), Judged::Outside(_)) {
+        return path;
+    }
+    // The platform's separators (`/`, and `\` on Windows).
+    let separators = std::path::is_separator;
+    let mut at = path.trim_end_matches(separators);
+    loop {
+        match snap.may_ask(at, GrantAccess::Change) {
+            Ok(about) if about.kind() == GrantKind::Directory => return at,
+            // A new name (or a missing one): the folder it would be in.
+            Ok(_) => {}
+            Err(err) if err.kind() == ErrorKind::NotFound => {}
+            Err(_) => return path,
+        }
+        match at.rsplit_once(separators) {
+            Some((parent, _)) if !parent.trim_end_matches(separators).is_empty() => {
+                at = parent.trim_end_matches(separators);
+            }
+            _ => return path,
+        }
     }
 }
 

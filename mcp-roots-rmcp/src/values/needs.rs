@@ -19,6 +19,8 @@ use mcp_roots::GrantAccess;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Needs {
     paths: Vec<(String, GrantAccess)>,
+    /// The indices in `paths` of directories the call creates.
+    creates: Vec<usize>,
 }
 
 impl Needs {
@@ -41,6 +43,16 @@ impl Needs {
         self.with(path, GrantAccess::Change)
     }
 
+    /// The call creates the directory `path` (and its missing parents).
+    /// Where it does not exist yet, what is asked about is changing the
+    /// existing directory it is made in (a grant names something that
+    /// exists: a new name would be a file's); where it exists, changing it.
+    #[must_use]
+    pub fn create_dir(mut self, path: impl Into<String>) -> Self {
+        self.creates.push(self.paths.len());
+        self.change(path)
+    }
+
     /// The call needs `access` to `path`.
     #[must_use]
     pub fn with(mut self, path: impl Into<String>, access: GrantAccess) -> Self {
@@ -51,6 +63,15 @@ impl Needs {
     /// Each path and its access, in the order declared.
     pub fn paths(&self) -> impl Iterator<Item = (&str, GrantAccess)> {
         self.paths.iter().map(|(p, a)| (p.as_str(), *a))
+    }
+
+    /// Each path, its access, and whether it is a directory the call
+    /// creates ([`create_dir`](Self::create_dir)).
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (&str, GrantAccess, bool)> {
+        self.paths
+            .iter()
+            .enumerate()
+            .map(|(i, (p, a))| (p.as_str(), *a, self.creates.contains(&i)))
     }
 
     /// How many paths.
