@@ -26,8 +26,8 @@
 //!   names its directory and no new root's directory contains it or lies
 //!   at or beneath it, they are all revoked; otherwise each is checked.
 //!   A root that stays but holds other roots than before (its layers
-//!   changed, semantics 5) has its handles judged again by the patterns,
-//!   as a root that keeps them.
+//!   changed, semantics 5) has its handles checked: located, and judged
+//!   again where they lie now.
 //!   `rescan` checks all. Revocation is final.
 //! - An open succeeds only beneath the directory of a present root
 //!   (wherever that directory is now: opens go through the root's handle).
@@ -187,13 +187,14 @@ impl Model {
             }
         }
         // A root that stays but holds other served directories than before
-        // has other layers (semantics 5): its handles are judged again by
-        // the patterns where they lie beneath it (not located).
+        // has other layers (semantics 5): its handles are located and
+        // judged again where they lie now (a file moved out from beneath it
+        // on disk is revoked then, not at the next rescan).
         if !self.parts.is_empty() {
             for root in &self.roots {
                 let was = before.iter().find(|r| r.id == root.id);
                 if was.is_some_and(|was| held(&before, was) != held(&self.roots, root)) {
-                    fates.entry(root.id).or_insert(Fate::KeepUnder(root.id));
+                    fates.entry(root.id).or_insert(Fate::Locate);
                 }
             }
         }
