@@ -162,7 +162,7 @@ pub fn judge_with(roots: &[String], parts: &Parts, untrusted: &str, op: Op) -> V
     let Some((root, rest)) = choose(&roots, &parsed.steps) else {
         return deny("outside_roots: no root is a component prefix of the input".into());
     };
-    let lexical = judge_lexically(parts, rest, op);
+    let lexical = judge_lexically(parts, rest, op, &inner_places(&roots, root));
     if let Judged::Deny(why) = lexical {
         return deny(why);
     }
@@ -230,12 +230,14 @@ fn reason(part: Part) -> &'static str {
 
 /// The input's path below its root as given, every component counted
 /// before a `..` goes back: a hidden prefix is refused, a read-only one
-/// may refuse a create. A `..` above the root ends the judgement: what
+/// may refuse a create; the same beneath the place of each served
+/// directory inside the root (`inner`, names below the root), judged by
+/// its own patterns. A `..` above the root ends the judgement: what
 /// follows it names no part of this root as given, and a library may
 /// judge those names lexically all the same (a lexical check may refuse,
 /// never allow), so such an input may be refused and is never a strict
 /// allow.
-fn judge_lexically(parts: &Parts, rest: &[Step], op: Op) -> Judged {
+fn judge_lexically(parts: &Parts, rest: &[Step], op: Op, inner: &[Vec<String>]) -> Judged {
     if parts.is_empty() {
         return Judged::Clear;
     }
@@ -251,18 +253,43 @@ fn judge_lexically(parts: &Parts, rest: &[Step], op: Op) -> Judged {
             }
             Step::Name(name) => {
                 names.push(name.to_string_lossy().into_owned());
-                let part = parts.judge(&names);
-                if part == Part::Hidden {
-                    let path = names.join("/");
-                    return Judged::Deny(format!("hidden: {path} is hidden as given"));
-                }
-                if refuses(part, op) {
-                    judged = Judged::Maybe;
+                // The chosen root's patterns, and those of each served
+                // directory inside it whose place the path as given passes
+                // beneath (semantics 5: the strictest answer wins, every
+                // prefix counted).
+                let below = inner
+                    .iter()
+                    .filter(|place| names.len() > place.len() && names.starts_with(place))
+                    .map(|place| &names[place.len()..]);
+                for judged_names in std::iter::once(&names[..]).chain(below) {
+                    let part = parts.judge(judged_names);
+                    if part == Part::Hidden {
+                        let path = names.join("/");
+                        return Judged::Deny(format!("hidden: {path} is hidden as given"));
+                    }
+                    if refuses(part, op) {
+                        judged = Judged::Maybe;
+                    }
                 }
             }
         }
     }
     judged
+}
+
+/// The places (physical names below `root`) of the other roots inside it.
+fn inner_places(roots: &[Root], root: &Root) -> Vec<Vec<String>> {
+    roots
+        .iter()
+        .filter(|r| r.resolved != root.resolved)
+        .filter_map(|r| r.resolved.strip_prefix(&root.resolved).ok())
+        .map(|place| {
+            place
+                .iter()
+                .map(|n| n.to_string_lossy().into_owned())
+                .collect()
+        })
+        .collect()
 }
 
 /// What the patterns say of `target`, judged beneath each root it lies
@@ -377,7 +404,7 @@ pub fn must_allow_across_with(
     }
     let roots: Vec<Root> = roots.iter().filter_map(|r| Root::new(r).ok()).collect();
     let (root, rest) = choose(&roots, &parsed.steps)?;
-    if judge_lexically(parts, rest, op) != Judged::Clear {
+    if judge_lexically(parts, rest, op, &inner_places(&roots, root)) != Judged::Clear {
         return None;
     }
     let paths: Vec<across::RootPaths> = roots
